@@ -1,0 +1,5 @@
+import { AreaPlaceholder } from './AreaPlaceholder';
+
+export default function Landing() {
+  return <AreaPlaceholder heading="Unlimited movies, TV shows, and more." />;
+}

@@ -1,0 +1,5 @@
+import { AreaPlaceholder } from './AreaPlaceholder';
+
+export default function Movies() {
+  return <AreaPlaceholder heading="Movies" />;
+}

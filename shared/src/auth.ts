@@ -1,0 +1,47 @@
+import { atom } from 'jotai';
+
+// The member's auth state and the sign-in actions. The shell owns Firebase and feeds both;
+// remotes only read them through here and never initialise Firebase themselves.
+
+export interface Member {
+  uid: string;
+  email: string | null;
+}
+
+/** loading → authenticated | anonymous (SPEC §4). */
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'authenticated'; member: Member }
+  | { status: 'anonymous' };
+
+export const authAtom = atom<AuthState>({ status: 'loading' });
+
+export interface SignUpResult {
+  /** The email already has an account: continue on /login with it prefilled (SPEC §8). */
+  redirect: boolean;
+  error?: string;
+}
+
+export interface SignInError {
+  message: string;
+  /** Offer the way to create an account (unknown email). */
+  offerSignUp?: boolean;
+}
+
+export interface AuthActions {
+  signUp(email: string, password: string): Promise<SignUpResult>;
+  signIn(email: string, password: string): Promise<SignInError | null>;
+  signOut(): Promise<void>;
+}
+
+let provided: AuthActions | null = null;
+
+export function provideAuthActions(actions: AuthActions): void {
+  provided = actions;
+}
+
+/** The shell's auth actions; a remote running standalone has none and says so. */
+export function getAuthActions(): AuthActions {
+  if (!provided) throw new Error('Signing in is not available here: open Netnet through its shell.');
+  return provided;
+}

@@ -1,0 +1,13 @@
+// The public face of `shared`: the contract between the Netnet teams. It ships whole to every
+// page as a singleton, so only what every area needs belongs here.
+import './styles/tokens.scss';
+
+export * from './types';
+export * from './routes';
+export * from './config';
+export * from './auth';
+// TEMP export * from './catalogue';
+export { Spinner } from './ui/Spinner';
+export { Skeleton } from './ui/Skeleton';
+// TEMP export { Poster } from './ui/Poster';
+export { renderStandalone } from './standalone';

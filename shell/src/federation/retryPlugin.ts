@@ -1,0 +1,58 @@
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+
+// Federation behaviour kept out of page code: one polite retry for a remote's manifest and entry,
+// a bounded wait, and a readable record of failures that monitoring can listen to.
+
+const MANIFEST_TIMEOUT_MS = 8000;
+const RETRY_DELAY_MS = 400;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fetchWithTimeout(url: string, init: RequestInit): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), MANIFEST_TIMEOUT_MS);
+  try {
+    return await fetch(url, { ...init, cache: 'no-cache', signal: controller.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface RemoteFailure {
+  remote: string;
+  id: string;
+  message: string;
+}
+
+export function reportRemoteFailure(failure: RemoteFailure): void {
+  console.warn(`[netnet] ${failure.remote} failed to load (${failure.id}): ${failure.message}`);
+  window.dispatchEvent(new CustomEvent<RemoteFailure>('netnet:remote-error', { detail: failure }));
+}
+
+export default function retryPlugin(): ModuleFederationRuntimePlugin {
+  return {
+    name: 'netnet-retry',
+    async fetch(url, init) {
+      try {
+        const response = await fetchWithTimeout(url, init);
+        if (response.ok || response.status < 500) return response;
+      } catch {
+        // Network error or timeout: fall through to the one retry.
+      }
+      await delay(RETRY_DELAY_MS);
+      return fetchWithTimeout(url, init);
+    },
+    async loadEntryError({ getRemoteEntry, origin, remoteInfo, remoteEntryExports, globalLoading, uniqueKey }) {
+      // The failed load is still registered; drop it so the retry really fetches again.
+      delete globalLoading[uniqueKey];
+      await delay(RETRY_DELAY_MS);
+      return getRemoteEntry({ origin, remoteInfo, remoteEntryExports });
+    },
+    errorLoadRemote({ id, error }) {
+      const remote = typeof id === 'string' ? id.split('/')[0] ?? id : 'remote';
+      reportRemoteFailure({ remote, id: String(id), message: error instanceof Error ? error.message : String(error) });
+      // Returning nothing lets the error reach the area's error boundary, which offers Retry.
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { useNavigate } from 'react-router-dom';
+import { Logo } from './Logo';
+import { ProfileMenu } from './ProfileMenu';
+import { BackIcon } from './icons';
+import styles from './Header.module.scss';
+
+/** The header of every other member screen: a back button that goes back in history. */
+export function BackHeader() {
+  const navigate = useNavigate();
+  return (
+    <header className={styles.header}>
+      <button type="button" className={styles.back} aria-label="Back" onClick={() => navigate(-1)}>
+        <BackIcon />
+      </button>
+      <Logo />
+      <span className={styles.spacer} />
+      <ProfileMenu />
+    </header>
+  );
+}

@@ -1,0 +1,14 @@
+import { Link } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
+import { authAtom, routes } from '@netnet/shared';
+import styles from './Logo.module.scss';
+
+/** The wordmark; leads members home (/browse) and visitors to the landing page. */
+export function Logo() {
+  const signedIn = useAtomValue(authAtom).status === 'authenticated';
+  return (
+    <Link to={signedIn ? routes.browse : routes.landing} className={styles.logo} aria-label="Netnet home">
+      NETNET
+    </Link>
+  );
+}

@@ -1,0 +1,14 @@
+import { Outlet } from 'react-router-dom';
+import { PublicHeader } from './PublicHeader';
+import styles from './Layout.module.scss';
+
+export function PublicLayout() {
+  return (
+    <>
+      <PublicHeader />
+      <main className={styles.publicMain}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+const { createConfig } = require('../webpack.shared.js');
+
+module.exports = createConfig({
+  dir: __dirname,
+  runtimePlugins: [require.resolve('./src/federation/retryPlugin.ts')],
+});
