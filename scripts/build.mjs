@@ -48,8 +48,8 @@ function run(app) {
 }
 
 /** Builds the stale apps, two at a time (one per core). */
-export async function buildIfNeeded({ all = false } = {}) {
-  const queue = ['catalogue', ...webApps].filter((app) => all || isStale(app));
+export async function buildIfNeeded({ all = false, only = ['catalogue', ...webApps] } = {}) {
+  const queue = only.filter((app) => all || isStale(app));
   const workers = Array.from({ length: 2 }, async () => {
     for (let app = queue.shift(); app; app = queue.shift()) await run(app);
   });

@@ -18,7 +18,7 @@ export function parseRemoteMap(value: unknown): RemoteMap {
   for (const name of remoteNames) {
     const entry = (raw as Record<string, { entry?: unknown } | undefined>)[name]?.entry;
     if (entry === undefined) continue;
-    if (typeof entry !== 'string' || !isHttpUrl(entry)) {
+    if (typeof entry !== 'string' || entry.trim() === '' || !isHttpUrl(entry)) {
       throw new RemoteMapError(`The map gives no valid address for ${name}.`);
     }
     remotes[name] = { entry };

@@ -42,11 +42,12 @@ export default function retryPlugin(): ModuleFederationRuntimePlugin {
       await delay(RETRY_DELAY_MS);
       return fetchWithTimeout(url, init);
     },
-    async loadEntryError({ getRemoteEntry, origin, remoteInfo, remoteEntryExports, globalLoading, uniqueKey }) {
+    loadEntryError({ getRemoteEntry, origin, remoteInfo, remoteEntryExports, globalLoading, uniqueKey }) {
       // The failed load is still registered; drop it so the retry really fetches again.
       delete globalLoading[uniqueKey];
-      await delay(RETRY_DELAY_MS);
-      return getRemoteEntry({ origin, remoteInfo, remoteEntryExports });
+      const retried = delay(RETRY_DELAY_MS).then(() => getRemoteEntry({ origin, remoteInfo, remoteEntryExports }));
+      // The hook's type declares a nested promise; the runtime awaits whatever it gets.
+      return retried as never;
     },
     errorLoadRemote({ id, error }) {
       const remote = typeof id === 'string' ? id.split('/')[0] ?? id : 'remote';

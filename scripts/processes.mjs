@@ -1,0 +1,65 @@
+// Child processes of `npm start` and `npm run dev`: prefixed output, readiness checks, and one
+// Ctrl-C that stops them all.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { root } from './build.mjs';
+
+const children = [];
+const servers = [];
+let stopping = false;
+
+export function startProcess(name, command, args, env = {}) {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const print = (chunk) =>
+    chunk.toString().split('\n').filter(Boolean).forEach((line) => console.log(`[${name}] ${line}`));
+  child.stdout.on('data', print);
+  child.stderr.on('data', print);
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[${name}] stopped unexpectedly (${signal ?? `exit ${code}`})`);
+      stopAll(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+/** The Firebase Auth emulator (DESIGN §6), unless real Firebase settings are in the environment. */
+export function startAuthEmulator() {
+  return startProcess('auth', join(root, 'node_modules/.bin/firebase'), [
+    'emulators:start', '--only', 'auth', '--project', 'demo-netnet',
+  ]);
+}
+
+export function keepServer(server) {
+  servers.push(server);
+  return server;
+}
+
+export async function waitFor(url, what, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what} did not start within ${timeoutMs / 1000} s (${url})`);
+}
+
+export function stopAll(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const server of servers) server.close();
+  for (const child of children) child.kill('SIGINT');
+  setTimeout(() => process.exit(code), 1500).unref();
+}
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
