@@ -15,7 +15,8 @@ function cacheHeaders(res, pathname) {
  */
 export function serveApp({ dir, port, spa = false, cors = false, documents = {} }) {
   const files = sirv(dir, {
-    dev: false,
+    // Live mode reads the disk on every request, so a rebuilt app shows without a restart.
+    dev: process.env.NETNET_SERVE_LIVE === '1',
     etag: true,
     gzip: true,
     brotli: true,

@@ -114,11 +114,17 @@ test.describe('members', () => {
       type Versions = Record<string, { loaded?: boolean; from: string }>;
       const scopes = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, { default: Record<string, Versions> }> } })
         .__FEDERATION__.__SHARE__;
+      // Each federation instance lists the share scope; the same provider may appear in several.
+      const providers = new Map<string, Set<object>>();
       const result: Record<string, string[]> = {};
       for (const scope of Object.values(scopes)) {
         for (const [pkg, versions] of Object.entries(scope.default)) {
           for (const [version, info] of Object.entries(versions)) {
-            if (info.loaded) (result[pkg] ??= []).push(`${version} from ${info.from}`);
+            const seen = providers.get(pkg) ?? new Set<object>();
+            providers.set(pkg, seen);
+            if (!info.loaded || seen.has(info)) continue;
+            seen.add(info);
+            (result[pkg] ??= []).push(`${version} from ${info.from}`);
           }
         }
       }

@@ -1,5 +1,25 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { routes } from '@netnet/shared';
+import { prefillEmail } from '../forms/validation';
+import { SignInForm } from '../signin/SignInForm';
+import styles from './Login.module.scss';
 
+/** /login (SPEC §2): `?email=` arrives from the sign-up form when the address already has an account. */
 export default function Login() {
-  return <AreaPlaceholder heading="Sign In" />;
+  const [params] = useSearchParams();
+  const headingId = useId();
+  return (
+    <div className={styles.page}>
+      <section className={styles.card} aria-labelledby={headingId}>
+        <h1 id={headingId} className={styles.heading}>
+          Sign In
+        </h1>
+        <SignInForm initialEmail={prefillEmail(params.get('email'))} labelledBy={headingId} />
+        <p className={styles.signUp}>
+          New to Netnet? <Link to={routes.landing}>Sign up now</Link>
+        </p>
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,114 @@
+import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { FormAlert } from './FormAlert';
+import { SubmitButton } from './SubmitButton';
+import { TextField } from './TextField';
+import { EMAIL_MAX_LENGTH, validateCredentials, type Credentials } from './validation';
+import styles from './CredentialsForm.module.scss';
+
+type Touched = Partial<Record<keyof Credentials, boolean>>;
+
+interface CredentialsFormProps {
+  submitLabel: string;
+  pendingLabel: string;
+  /** Lets password managers tell signing up from signing in. */
+  passwordAutoComplete: 'new-password' | 'current-password';
+  /**
+   * Runs with valid credentials. Resolves to what the alert banner should say after a failed
+   * attempt, or to nothing when there is nothing to say (success, or the caller moved on).
+   */
+  onSubmit(credentials: Credentials): Promise<ReactNode>;
+  /** Shown when onSubmit throws, e.g. the auth service is unreachable. */
+  failureMessage: string;
+  initialEmail?: string;
+  /** The id of the heading that names the form. */
+  labelledBy?: string;
+  /** 'row' puts the fields and button side by side on desktop (the landing page). */
+  layout?: 'stacked' | 'row';
+}
+
+/** Email and password with SPEC §5 validation, a pending state and an alert banner: both forms' body. */
+export function CredentialsForm({
+  submitLabel,
+  pendingLabel,
+  passwordAutoComplete,
+  onSubmit,
+  failureMessage,
+  initialEmail = '',
+  labelledBy,
+  layout = 'stacked',
+}: CredentialsFormProps) {
+  const [values, setValues] = useState<Credentials>({ email: initialEmail, password: '' });
+  const [touched, setTouched] = useState<Touched>({});
+  const [pending, setPending] = useState(false);
+  const [alert, setAlert] = useState<ReactNode>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const errors = validateCredentials(values);
+  const shown = (field: keyof Credentials) => (touched[field] ? errors[field] : undefined);
+  const field = (name: keyof Credentials) => ({
+    name,
+    value: values[name],
+    error: shown(name),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: event.target.value })),
+    onBlur: () => setTouched((t) => (t[name] ? t : { ...t, [name]: true })),
+  });
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    setAlert(null);
+    setTouched({ email: true, password: true });
+    if (errors.email || errors.password) {
+      (errors.email ? emailRef : passwordRef).current?.focus();
+      return;
+    }
+    setPending(true);
+    try {
+      setAlert((await onSubmit({ email: values.email.trim(), password: values.password })) ?? null);
+    } catch (error) {
+      // The member gets a plain message; the cause stays available to whoever debugs it.
+      console.error('[remote-auth] the auth call failed:', error);
+      setAlert(failureMessage);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className={styles.wrapper}>
+      {alert && <FormAlert>{alert}</FormAlert>}
+      <form
+        className={`${styles.form} ${styles[layout]}`}
+        onSubmit={handleSubmit}
+        noValidate
+        aria-labelledby={labelledBy}
+      >
+        <TextField
+          {...field('email')}
+          ref={emailRef}
+          label="Email address"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={EMAIL_MAX_LENGTH}
+        />
+        <TextField
+          {...field('password')}
+          ref={passwordRef}
+          label="Password"
+          type="password"
+          autoComplete={passwordAutoComplete}
+        />
+        <SubmitButton
+          label={submitLabel}
+          pendingLabel={pendingLabel}
+          pending={pending}
+          size={layout === 'row' ? 'large' : 'normal'}
+        />
+      </form>
+    </div>
+  );
+}

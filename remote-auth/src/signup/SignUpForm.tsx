@@ -1,0 +1,26 @@
+import { useNavigate } from 'react-router-dom';
+import { getAuthActions, routes } from '@netnet/shared';
+import { CredentialsForm } from '../forms/CredentialsForm';
+
+/** A new member is signed in at once and the shell's guard takes them on; an existing one goes to /login. */
+export function SignUpForm({ labelledBy }: { labelledBy: string }) {
+  const navigate = useNavigate();
+  return (
+    <CredentialsForm
+      submitLabel="Get Started"
+      pendingLabel="Creating your membership"
+      passwordAutoComplete="new-password"
+      labelledBy={labelledBy}
+      layout="row"
+      failureMessage="We couldn’t create your membership right now. Please check your connection and try again."
+      onSubmit={async ({ email, password }) => {
+        const result = await getAuthActions().signUp(email, password);
+        if (result.redirect) {
+          navigate(routes.login(email), { replace: true });
+          return null;
+        }
+        return result.error ?? null;
+      }}
+    />
+  );
+}
