@@ -42,8 +42,8 @@ export async function setEnumerationProtection(enabled: boolean): Promise<void> 
 /** Signs in through the real form, as a member would. */
 export async function signIn(page: Page, member: TestMember): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(member.email);
-  await page.getByLabel('Password').fill(member.password);
+  await page.getByLabel('Email address', { exact: true }).fill(member.email);
+  await page.getByLabel('Password', { exact: true }).fill(member.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/browse$/);
 }

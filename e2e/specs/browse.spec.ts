@@ -1,0 +1,180 @@
+import { test, expect } from '../support/test';
+import { signInAsNewMember } from '../support/members';
+
+// The browse area as a member sees it: /browse, /movies, /series, /my-list, /coming-soon, /downloads.
+
+const CATALOGUE = 'http://localhost:7070/3';
+
+interface Summary {
+  id: number;
+  title?: string;
+  name?: string;
+  genre_ids: number[];
+  release_date?: string;
+}
+
+async function catalogueJson<T>(path: string): Promise<T> {
+  const response = await fetch(`${CATALOGUE}/${path}`);
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+const firstOf = async (path: string) => (await catalogueJson<{ results: Summary[] }>(path)).results[0]!;
+
+async function genreLine(type: 'movie' | 'tv', ids: number[]): Promise<string> {
+  const { genres } = await catalogueJson<{ genres: { id: number; name: string }[] }>(`genre/${type}/list`);
+  return ids
+    .map((id) => genres.find((genre) => genre.id === id)?.name)
+    .filter(Boolean)
+    .join(' • ');
+}
+
+/** The second-level headings of the page, top to bottom: the hero's title name, then the row labels. */
+const headings = (page: import('@playwright/test').Page) => page.getByRole('main').getByRole('heading', { level: 2 });
+
+test.describe('browse area', () => {
+  test('/browse: the muted looping trailer with its sound toggle, then the home rows', async ({ page }) => {
+    await signInAsNewMember(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toHaveCount(1);
+
+    const video = page.getByLabel('Netnet home trailer');
+    await expect(video).toBeVisible();
+    expect(await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, autoplay: v.autoplay, inline: v.playsInline }))).toEqual({
+      muted: true,
+      loop: true,
+      autoplay: true,
+      inline: true,
+    });
+    // The self-hosted clip is served from the remote's own origin, as a hashed asset.
+    expect(await video.getAttribute('src')).toMatch(/^http:\/\/localhost:3002\/assets\/home-trailer\.[0-9a-f]+\.mp4$/);
+
+    await page.getByRole('button', { name: 'Activate sound' }).click();
+    await expect(page.getByRole('button', { name: 'Mute sound' })).toBeVisible();
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+    await page.getByRole('button', { name: 'Mute sound' }).click();
+    await expect(page.getByRole('button', { name: 'Activate sound' })).toBeVisible();
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+
+    await expect(headings(page)).toHaveText(['Comedy movies', 'Mystery series', 'Action movies', 'Drama series', 'Horror movies']);
+
+    const comedy = await firstOf('discover/movie?with_genres=35');
+    const comedyRow = page.getByRole('region', { name: 'Comedy movies', exact: true });
+    await expect(comedyRow.getByRole('link').first()).toHaveAttribute('href', `/title/${comedy.id}`);
+    await expect(comedyRow.getByRole('link').first().getByRole('img')).toHaveAccessibleName(comedy.title!);
+
+    const mystery = await firstOf('discover/tv?with_genres=9648');
+    const mysteryRow = page.getByRole('region', { name: 'Mystery series', exact: true });
+    await expect(mysteryRow.getByRole('link').first()).toHaveAttribute('href', `/tv/${mystery.id}`);
+    await mysteryRow.getByRole('link').first().click();
+    await expect(page).toHaveURL(new RegExp(`/tv/${mystery.id}$`));
+  });
+
+  test('/movies: the most popular movie as hero, Info to /title/{id}, and the movie rows', async ({ page }) => {
+    await signInAsNewMember(page);
+    const top = await firstOf('movie/popular');
+    await page.goto('/movies');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Movies' })).toHaveCount(1);
+    const hero = page.getByRole('region', { name: 'Featured movie' });
+    await expect(hero.getByRole('heading', { name: top.title! })).toBeVisible();
+    await expect(hero.getByText(await genreLine('movie', top.genre_ids), { exact: true })).toBeVisible();
+    await expect(hero.getByRole('button', { name: 'My list' })).toBeVisible();
+    await expect(hero.getByRole('link', { name: 'Play' })).toHaveAttribute('href', `/title/${top.id}?play=1`);
+    await expect(hero.getByRole('link', { name: 'Info' })).toHaveAttribute('href', `/title/${top.id}`);
+    // 24rem tall (SPEC §9).
+    expect(Math.round((await hero.boundingBox())!.height)).toBe(384);
+
+    await expect(headings(page)).toHaveText([top.title!, 'Animation', 'Adventure', 'Crime', 'Comedy', 'Drama movies']);
+    const drama = await firstOf('discover/movie?with_genres=18');
+    await expect(
+      page.getByRole('region', { name: 'Drama movies' }).getByRole('link').first(),
+    ).toHaveAttribute('href', `/title/${drama.id}`);
+
+    await hero.getByRole('link', { name: 'Info' }).click();
+    await expect(page).toHaveURL(new RegExp(`/title/${top.id}$`));
+  });
+
+  test('/series: the most popular series as hero with series genre names, Info to /tv/{id}, and the series rows', async ({
+    page,
+  }) => {
+    await signInAsNewMember(page);
+    const top = await firstOf('tv/popular');
+    await page.goto('/series');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Series' })).toHaveCount(1);
+    const hero = page.getByRole('region', { name: 'Featured series' });
+    await expect(hero.getByRole('heading', { name: top.name! })).toBeVisible();
+    await expect(hero.getByText(await genreLine('tv', top.genre_ids), { exact: true })).toBeVisible();
+    await expect(hero.getByRole('link', { name: 'Info' })).toHaveAttribute('href', `/tv/${top.id}`);
+
+    await expect(headings(page)).toHaveText([top.name!, 'Comedy', 'Mystery', 'Documentary', 'Drama', 'Reality shows']);
+    const reality = await firstOf('discover/tv?with_genres=10764');
+    await expect(page.getByRole('region', { name: 'Reality shows' }).getByRole('link').first()).toHaveAttribute(
+      'href',
+      `/tv/${reality.id}`,
+    );
+
+    await hero.getByRole('link', { name: 'Info' }).click();
+    await expect(page).toHaveURL(new RegExp(`/tv/${top.id}$`));
+  });
+
+  test('/my-list: empty at first, then the title saved from a hero, and it can be removed', async ({ page }) => {
+    await signInAsNewMember(page);
+    await page.goto('/my-list');
+    await expect(page.getByRole('heading', { level: 1, name: 'My list' })).toBeVisible();
+    await expect(page.getByText('Your list is empty.')).toBeVisible();
+
+    const top = await firstOf('tv/popular');
+    await page.goto('/series');
+    const myListButton = page.getByRole('region', { name: 'Featured series' }).getByRole('button', { name: 'My list' });
+    await expect(myListButton).toHaveAttribute('aria-pressed', 'false');
+    await myListButton.click();
+    await expect(myListButton).toHaveAttribute('aria-pressed', 'true');
+
+    await page.getByRole('navigation', { name: 'Catalogue' }).getByRole('link', { name: 'My list' }).click();
+    const saved = page.getByRole('list', { name: 'Saved titles' });
+    await expect(saved.getByRole('link')).toHaveCount(1);
+    await expect(saved.getByRole('link')).toHaveAttribute('href', `/tv/${top.id}`);
+
+    await page.getByRole('button', { name: `Remove ${top.name} from My list` }).click();
+    await expect(page.getByText('Your list is empty.')).toBeVisible();
+  });
+
+  test('/coming-soon: upcoming movies with their release dates in words', async ({ page }) => {
+    await signInAsNewMember(page);
+    await page.goto('/coming-soon');
+    await expect(page.getByRole('heading', { level: 1, name: 'Coming soon' })).toBeVisible();
+
+    const { results } = await catalogueJson<{ results: Summary[] }>('movie/upcoming');
+    const soonest = [...results].sort((a, b) => a.release_date!.localeCompare(b.release_date!))[0]!;
+    const first = page.getByRole('list', { name: 'Upcoming movies' }).getByRole('listitem').first();
+    await expect(first.getByRole('heading', { name: soonest.title! })).toBeVisible();
+    const [year, month, day] = soonest.release_date!.split('-').map(Number) as [number, number, number];
+    const words = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, day)),
+    );
+    await expect(first.getByText(`Coming ${words}`)).toBeVisible();
+    await expect(first.getByRole('link', { name: soonest.title! })).toHaveAttribute('href', `/title/${soonest.id}`);
+  });
+
+  test('/downloads: an honest empty state with a way back to the catalogue', async ({ page }) => {
+    await signInAsNewMember(page);
+    await page.goto('/downloads');
+    await expect(page.getByRole('heading', { level: 1, name: 'Downloads' })).toBeVisible();
+    await expect(page.getByText('Downloads are not available on the web yet.')).toBeVisible();
+    await page.getByRole('main').getByRole('link', { name: 'Browse titles' }).click();
+    await expect(page).toHaveURL(/\/browse$/);
+  });
+
+  test('every browse screen fits a phone without sideways scrolling of the page', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInAsNewMember(page);
+    for (const path of ['/browse', '/movies', '/series', '/my-list', '/coming-soon', '/downloads']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+      await expect(page.getByRole('main').getByRole('link').first()).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+  });
+});
