@@ -231,6 +231,8 @@ test.describe('title pages', () => {
     expect(url.origin + url.pathname).toBe('https://web.whatsapp.com/send');
     expect(url.searchParams.get('text')).toBe(`Seen "${movie.title}" on Netnet yet? ${page.url()}`);
     await expect(dialog).toHaveCount(0);
+    // SPEC §9: WhatsApp's popup is 550x400.
+    expect(await popup.evaluate(() => [window.outerWidth, window.outerHeight])).toEqual([550, 400]);
     await popup.close();
 
     await share.click();

@@ -1,5 +1,6 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { TitleRoute } from './TitleRoute';
 
+/** /title/:id (exposed to the shell as './MovieDetail'). */
 export default function MovieDetail() {
-  return <AreaPlaceholder heading="Movie" />;
+  return <TitleRoute type="movie" />;
 }

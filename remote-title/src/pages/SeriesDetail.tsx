@@ -1,5 +1,6 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { TitleRoute } from './TitleRoute';
 
+/** /tv/:id (exposed to the shell as './SeriesDetail'). */
 export default function SeriesDetail() {
-  return <AreaPlaceholder heading="Series" />;
+  return <TitleRoute type="tv" />;
 }

@@ -1,0 +1,23 @@
+import styles from './TitleActions.module.scss';
+
+const THUMB = 'M7 10v10H4V10h3zm2 10h8.2a2 2 0 0 0 2-1.6l1.3-6A2 2 0 0 0 18.5 10H14l.7-3.6A1.9 1.9 0 0 0 11.3 5L9 10v10z';
+
+const PATHS = {
+  share: 'M12 3v12M7 8l5-5 5 5M5 13v6a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6',
+  'thumbs-up': THUMB,
+  'thumbs-up-filled': THUMB,
+} as const;
+
+/** The 24px line icons of the title's action row. */
+export function ActionIcon({ name }: { name: keyof typeof PATHS }) {
+  return (
+    <svg
+      className={name === 'thumbs-up-filled' ? `${styles.icon} ${styles.filled}` : styles.icon}
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { Navigate, useNavigationType, useParams } from 'react-router-dom';
+import { catalogue, parseTitleId, routes, useCatalogue, type MediaType } from '@netnet/shared';
+import { TitleSkeleton } from '../title/TitleSkeleton';
+import { TitleView } from '../title/TitleView';
+
+/**
+ * /title/:id and /tv/:id. A malformed or unknown id, or details that fail, lead to /
+ * (SPEC §8; the shell's guard then brings a member to /browse) — never a blank page.
+ */
+export function TitleRoute({ type }: { type: MediaType }) {
+  const id = parseTitleId(useParams().id);
+  if (id === null) return <Navigate to={routes.landing} replace />;
+  // A new key per title: moving to a similar title starts its page afresh (trailer, toggles, 'more').
+  return <TitleDetailsLoader key={`${type}-${id}`} type={type} id={id} />;
+}
+
+function TitleDetailsLoader({ type, id }: { type: MediaType; id: number }) {
+  const details = useCatalogue(catalogue.details(type, id));
+  const navigation = useNavigationType();
+
+  useEffect(() => {
+    // Opening another title starts at its top; Back keeps the browser's own scroll restoration.
+    if (navigation === 'PUSH') window.scrollTo?.({ top: 0 });
+  }, [navigation]);
+
+  if (details.status === 'loading') return <TitleSkeleton />;
+  if (details.status === 'error' || !details.data?.id) {
+    if (details.status === 'error') console.warn(`Netnet: no details for ${type} ${id}`, details.error.message);
+    return <Navigate to={routes.landing} replace />;
+  }
+  return <TitleView type={type} details={details.data} />;
+}

@@ -1,0 +1,65 @@
+// useCatalogue: a catalogue call as the SPEC §4 states — loading, then fetched or error — with
+// retry(). A null request means "not ready to ask yet" (e.g. the id is not known): it stays
+// loading and fetches nothing. The call is aborted on unmount or when the request changes.
+import { useCallback, useEffect, useState } from 'react';
+import { fetchCatalogue, readCached } from './client';
+import { CatalogueError, isAbortError } from './error';
+import { catalogueUrl, type CatalogueRequest } from './paths';
+
+export type CatalogueState<T> =
+  | { status: 'loading' }
+  | { status: 'fetched'; data: T }
+  | { status: 'error'; error: CatalogueError };
+
+export type CatalogueResult<T> = CatalogueState<T> & { retry: () => void };
+
+const LOADING = { status: 'loading' } as const;
+
+interface Settled<T> {
+  url: string;
+  attempt: number;
+  state: CatalogueState<T>;
+}
+
+export function useCatalogue<T>(request: CatalogueRequest<T> | null): CatalogueResult<T> {
+  const url = request ? catalogueUrl(request) : null;
+  const [attempt, setAttempt] = useState(0);
+  const [settled, setSettled] = useState<Settled<T> | null>(null);
+
+  // The answer for this very URL and attempt; else a cached one (no loading flash when a
+  // screen comes back); else loading.
+  let state: CatalogueState<T> = LOADING;
+  if (settled && settled.url === url && settled.attempt === attempt) state = settled.state;
+  else if (url) {
+    const cached = readCached<T>(url);
+    if (cached !== undefined) state = { status: 'fetched', data: cached };
+  }
+
+  useEffect(() => {
+    if (!url || !request) return;
+    const cached = readCached<T>(url);
+    if (cached !== undefined) {
+      // Keep it for the life of this screen part, even if the shared cache lets it go.
+      setSettled({ url, attempt, state: { status: 'fetched', data: cached } });
+      return;
+    }
+    const controller = new AbortController();
+    fetchCatalogue(request, { signal: controller.signal }).then(
+      (data) => setSettled({ url, attempt, state: { status: 'fetched', data } }),
+      (error: unknown) => {
+        if (controller.signal.aborted || isAbortError(error)) return;
+        setSettled({ url, attempt, state: { status: 'error', error: asCatalogueError(error, url) } });
+      },
+    );
+    return () => controller.abort();
+    // `request` is a new object on every render; its URL is what identifies it.
+  }, [url, attempt]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, retry };
+}
+
+function asCatalogueError(error: unknown, url: string): CatalogueError {
+  if (error instanceof CatalogueError) return error;
+  return new CatalogueError(error instanceof Error ? error.message : 'The catalogue call failed.', { kind: 'network', url, cause: error });
+}

@@ -1,0 +1,120 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { MediaType } from '../types';
+
+/*
+ * The local database (SPEC §3 with DESIGN §8): IndexedDB 'netnet', version 1.
+ *
+ *   titles  key [uid, type, id]  value { uid, type, id, name, poster, addedAt }  index 'uid'
+ *   rated   key [uid, type, id]  value { uid, type, id }                         index 'uid'
+ *
+ * The compound key keeps every member's list apart and keeps a movie and a series with the
+ * same catalogue id apart; the 'uid' index lists one member's records. Records are read
+ * defensively: anything that does not have this shape (hand-edited, half-written) is skipped.
+ */
+
+export const DB_NAME = 'netnet';
+export const DB_VERSION = 1;
+
+export type TitleKey = [uid: string, type: MediaType, id: number];
+
+export interface StoredTitle {
+  uid: string;
+  type: MediaType;
+  id: number;
+  name: string;
+  poster: string | null;
+  addedAt: number;
+}
+
+export interface StoredRating {
+  uid: string;
+  type: MediaType;
+  id: number;
+}
+
+interface NetnetSchema extends DBSchema {
+  titles: { key: TitleKey; value: StoredTitle; indexes: { uid: string } };
+  rated: { key: TitleKey; value: StoredRating; indexes: { uid: string } };
+}
+
+export type NetnetDatabase = IDBPDatabase<NetnetSchema>;
+
+/** IndexedDB cannot be used in this browser (missing, blocked, private mode, or it never answered). */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The local database is not available in this browser.', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+// Some browsers leave indexedDB.open unanswered instead of failing; a member should not wait on it.
+const OPEN_TIMEOUT_MS = 4000;
+
+let opening: Promise<NetnetDatabase> | null = null;
+
+function open(): Promise<NetnetDatabase> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('indexedDB.open did not answer')), OPEN_TIMEOUT_MS);
+  });
+  const database = (async () => {
+    if (typeof indexedDB === 'undefined') throw new Error('indexedDB is not defined');
+    const db = await openDB<NetnetSchema>(DB_NAME, DB_VERSION, {
+      upgrade(upgrading) {
+        for (const name of ['titles', 'rated'] as const) {
+          if (!upgrading.objectStoreNames.contains(name)) {
+            upgrading.createObjectStore(name, { keyPath: ['uid', 'type', 'id'] }).createIndex('uid', 'uid');
+          }
+        }
+      },
+      // Let another tab upgrade or delete the database; the next call reopens it.
+      blocking() {
+        db.close();
+        opening = null;
+      },
+      terminated() {
+        opening = null;
+      },
+    });
+    return db;
+  })();
+  return Promise.race([database, timeout])
+    .catch((error: unknown) => {
+      throw new StoreUnavailableError(error);
+    })
+    .finally(() => clearTimeout(timer));
+}
+
+/** The open database, opened once per page; a browser without IndexedDB rejects with StoreUnavailableError. */
+export function database(): Promise<NetnetDatabase> {
+  opening ??= open();
+  return opening;
+}
+
+/** Closes the connection and forgets it, so the next call opens afresh (tests, and after deleting the database). */
+export async function closeDatabase(): Promise<void> {
+  const current = opening;
+  opening = null;
+  if (current) (await current.catch(() => null))?.close();
+}
+
+export const isMediaType = (value: unknown): value is MediaType => value === 'movie' || value === 'tv';
+
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+export function isStoredRating(value: unknown): value is StoredRating {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Partial<StoredRating>;
+  return typeof v.uid === 'string' && isMediaType(v.type) && isId(v.id);
+}
+
+export function isStoredTitle(value: unknown): value is StoredTitle {
+  if (!isStoredRating(value)) return false;
+  const v = value as Partial<StoredTitle>;
+  return (
+    typeof v.name === 'string' &&
+    (v.poster === null || typeof v.poster === 'string') &&
+    typeof v.addedAt === 'number' &&
+    Number.isFinite(v.addedAt)
+  );
+}
