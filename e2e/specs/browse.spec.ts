@@ -1,4 +1,4 @@
-import { test, expect } from '../support/test';
+import { test, expect, origins } from '../support/test';
 import { signInAsNewMember } from '../support/members';
 
 // The browse area as a member sees it: /browse, /movies, /series, /my-list, /coming-soon, /downloads.
@@ -29,12 +29,24 @@ async function genreLine(type: 'movie' | 'tv', ids: number[]): Promise<string> {
     .join(' • ');
 }
 
+/** Installed in the page by the /browse test. */
+declare function setTabHidden(hidden: boolean): void;
+
 /** The second-level headings of the page, top to bottom: the hero's title name, then the row labels. */
 const headings = (page: import('@playwright/test').Page) => page.getByRole('main').getByRole('heading', { level: 2 });
 
 test.describe('browse area', () => {
   test('/browse: the muted looping trailer with its sound toggle, then the home rows', async ({ page }) => {
     await signInAsNewMember(page);
+    // Headless Chromium never hides the tab; the page is told so the way a browser would.
+    await page.addInitScript(() => {
+      (window as unknown as { setTabHidden: (hidden: boolean) => void }).setTabHidden = (hidden) => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+    });
+    await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toHaveCount(1);
 
     const video = page.getByLabel('Netnet home trailer');
@@ -46,7 +58,7 @@ test.describe('browse area', () => {
       inline: true,
     });
     // The self-hosted clip is served from the remote's own origin, as a hashed asset.
-    expect(await video.getAttribute('src')).toMatch(/^http:\/\/localhost:3002\/assets\/home-trailer\.[0-9a-f]+\.mp4$/);
+    expect(await video.getAttribute('src')).toMatch(new RegExp(`^${origins['remote-browse']}/assets/home-trailer\\.[0-9a-f]+\\.mp4$`));
 
     await page.getByRole('button', { name: 'Activate sound' }).click();
     await expect(page.getByRole('button', { name: 'Mute sound' })).toBeVisible();
@@ -54,6 +66,15 @@ test.describe('browse area', () => {
     await page.getByRole('button', { name: 'Mute sound' }).click();
     await expect(page.getByRole('button', { name: 'Activate sound' })).toBeVisible();
     expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+
+    // It plays on its own, pauses while the tab is hidden and resumes when the tab is back.
+    const paused = () => video.evaluate((v: HTMLVideoElement) => v.paused);
+    await expect.poll(paused).toBe(false);
+    await page.evaluate(() => setTabHidden(true));
+    await expect.poll(paused).toBe(true);
+    await page.evaluate(() => setTabHidden(false));
+    await expect.poll(paused).toBe(false);
+    await expect(page.getByRole('button', { name: 'Pause trailer' })).toBeVisible();
 
     await expect(headings(page)).toHaveText(['Comedy movies', 'Mystery series', 'Action movies', 'Drama series', 'Horror movies']);
 

@@ -1,5 +1,14 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { HomeTrailer } from '../trailer/HomeTrailer';
+import { homeRows } from '../rows/rowSets';
+import { RowStack } from '../rows/RowStack';
 
+/** /browse, the members' home: the looping trailer, then the home genre rows. */
 export default function Browse() {
-  return <AreaPlaceholder heading="Home" />;
+  return (
+    <>
+      <h1 className="nn-visually-hidden">Home</h1>
+      <HomeTrailer />
+      <RowStack rows={homeRows} />
+    </>
+  );
 }

@@ -1,5 +1,6 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { movieRows } from '../rows/rowSets';
+import { CatalogueScreen } from './CatalogueScreen';
 
 export default function Movies() {
-  return <AreaPlaceholder heading="Movies" />;
+  return <CatalogueScreen type="movie" heading="Movies" rows={movieRows} />;
 }

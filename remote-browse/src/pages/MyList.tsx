@@ -1,5 +1,74 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { useEffect, useRef, useState } from 'react';
+import { LIST_FAILED, Spinner, useSavedTitles, type SavedTitle } from '@netnet/shared';
+import { EmptyList } from '../myList/EmptyList';
+import { SavedTitleCard } from '../myList/SavedTitleCard';
+import styles from '../myList/MyList.module.scss';
 
+/** /my-list: the member's saved titles, newest first (DESIGN §8). */
 export default function MyList() {
-  return <AreaPlaceholder heading="My list" />;
+  const { state, remove } = useSavedTitles();
+  const [removing, setRemoving] = useState<SavedTitle | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Where keyboard focus goes once a removed card has left the page: the next card, or the heading.
+  const [focusAfterRemoval, setFocusAfterRemoval] = useState<number | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const onRemove = async (title: SavedTitle) => {
+    const index = state.titles.findIndex((t) => t.id === title.id && t.type === title.type);
+    setRemoving(title);
+    setFailure(null);
+    try {
+      await remove(title.type, title.id);
+      setFocusAfterRemoval(index);
+    } catch {
+      setFailure(LIST_FAILED);
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  useEffect(() => {
+    if (focusAfterRemoval === null) return;
+    const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button');
+    const next = buttons?.[Math.min(focusAfterRemoval, buttons.length - 1)];
+    (next ?? headingRef.current)?.focus();
+    setFocusAfterRemoval(null);
+  }, [state.titles, focusAfterRemoval]);
+
+  return (
+    <section className={styles.page}>
+      <h1 className={styles.heading} ref={headingRef} tabIndex={-1}>
+        My list
+      </h1>
+      {failure && (
+        <p role="alert" className={styles.failure}>
+          {failure}
+        </p>
+      )}
+      {state.status === 'loading' && <Spinner label="Loading My list" />}
+      {state.status === 'unavailable' && (
+        <p className={styles.hint}>
+          My list can’t be read on this browser: it keeps your titles in the browser’s own storage, which is
+          turned off or blocked here (some private windows do this).
+        </p>
+      )}
+      {state.status === 'ready' && state.titles.length === 0 && <EmptyList />}
+      {state.status === 'ready' && state.titles.length > 0 && (
+        <>
+          <p className={styles.count}>{state.titles.length === 1 ? '1 title' : `${state.titles.length} titles`}</p>
+          <ul className={styles.grid} ref={listRef} aria-label="Saved titles">
+            {state.titles.map((title) => (
+              <SavedTitleCard
+                key={`${title.type}-${title.id}`}
+                title={title}
+                onRemove={onRemove}
+                busy={removing?.id === title.id && removing.type === title.type}
+              />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,5 +1,6 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { seriesRows } from '../rows/rowSets';
+import { CatalogueScreen } from './CatalogueScreen';
 
 export default function Series() {
-  return <AreaPlaceholder heading="Series" />;
+  return <CatalogueScreen type="tv" heading="Series" rows={seriesRows} />;
 }

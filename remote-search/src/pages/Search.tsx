@@ -1,5 +1,35 @@
-import { AreaPlaceholder } from './AreaPlaceholder';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { routes } from '@netnet/shared';
+import { cleanQuery } from '../search/query';
+import { SearchForm } from '../search/SearchForm';
+import { SearchResults } from '../search/SearchResults';
+import styles from './Search.module.scss';
 
+/** /search?q=…: the query lives in the URL, so reload, back/forward and shared links all agree. */
 export default function Search() {
-  return <AreaPlaceholder heading="Search" />;
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const raw = params.get('q');
+  const query = cleanQuery(raw);
+
+  // A messy or overlong link is rewritten to the query actually searched, in place.
+  useEffect(() => {
+    if (raw !== null && raw !== query) void navigate(routes.search(query), { replace: true });
+  }, [raw, query, navigate]);
+
+  // Searching again for what is on screen would only add a duplicate history entry.
+  const search = (next: string) => void navigate(routes.search(next), { replace: next === query });
+
+  return (
+    <section className={styles.page}>
+      <h1 className="nn-visually-hidden">Search</h1>
+      <SearchForm onSearch={search} autoFocus={!query} />
+      {query ? (
+        <SearchResults key={query} query={query} />
+      ) : (
+        <p className={styles.idle}>Find movies and series by name, or by a genre such as ‘comedy’.</p>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,20 @@
+import type { MediaType, RowDefinition } from '@netnet/shared';
+import { Hero } from '../hero/Hero';
+import { RowStack } from '../rows/RowStack';
+
+interface CatalogueScreenProps {
+  type: MediaType;
+  heading: string;
+  rows: readonly RowDefinition[];
+}
+
+/** /movies and /series: the most popular title of the type as hero, then the type's genre rows. */
+export function CatalogueScreen({ type, heading, rows }: CatalogueScreenProps) {
+  return (
+    <>
+      <h1 className="nn-visually-hidden">{heading}</h1>
+      <Hero type={type} />
+      <RowStack rows={rows} />
+    </>
+  );
+}

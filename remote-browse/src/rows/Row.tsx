@@ -1,0 +1,23 @@
+import { useId } from 'react';
+import { catalogue, useCatalogue, type RowDefinition } from '@netnet/shared';
+import { LoadError } from '../common/LoadError';
+import { PosterList } from './PosterList';
+import { RowSkeleton } from './RowSkeleton';
+import styles from './Row.module.scss';
+
+/** One genre carousel (SPEC §2 "Rows"): discover/{type}?with_genres={id}, posters to their pages. */
+export function Row({ row }: { row: RowDefinition }) {
+  const headingId = useId();
+  const titles = useCatalogue(catalogue.discover(row.type, row.id));
+
+  return (
+    <section className={styles.row} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.heading}>
+        {row.title}
+      </h2>
+      {titles.status === 'loading' && <RowSkeleton label={`Loading ${row.title}`} />}
+      {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.inset} describedBy={headingId} />}
+      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} />}
+    </section>
+  );
+}

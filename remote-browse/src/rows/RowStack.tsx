@@ -1,0 +1,14 @@
+import type { RowDefinition } from '@netnet/shared';
+import { Row } from './Row';
+import styles from './Row.module.scss';
+
+/** A screen's genre rows, one under another. */
+export function RowStack({ rows }: { rows: readonly RowDefinition[] }) {
+  return (
+    <div className={styles.stack}>
+      {rows.map((row) => (
+        <Row key={`${row.type}-${row.id}`} row={row} />
+      ))}
+    </div>
+  );
+}

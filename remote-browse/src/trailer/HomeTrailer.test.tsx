@@ -1,0 +1,111 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HomeTrailer } from './HomeTrailer';
+import { fakeMediaPlayback, setTabHidden } from '../testing/fakeMedia';
+
+const video = () => screen.getByLabelText('Netnet home trailer') as HTMLVideoElement;
+
+/** Autoplay as the browser would do it once the clip is ready. */
+function autoplay() {
+  act(() => void video().play());
+}
+
+afterEach(() => {
+  act(() => setTabHidden(false));
+});
+
+describe('HomeTrailer', () => {
+  it('loops muted, inline and autoplaying, loading only metadata up front', () => {
+    fakeMediaPlayback();
+    render(<HomeTrailer />);
+    const v = video();
+    expect(v.muted).toBe(true);
+    expect(v.loop).toBe(true);
+    expect(v.autoplay).toBe(true);
+    expect(v).toHaveAttribute('playsinline');
+    expect(v).toHaveAttribute('preload', 'metadata');
+    expect(v).toHaveAttribute('src', expect.stringContaining('test-file-stub'));
+    expect(v).toHaveAttribute('poster', expect.stringContaining('test-file-stub'));
+  });
+
+  it('turns the sound on and off, naming the button for what it will do', async () => {
+    fakeMediaPlayback();
+    const user = userEvent.setup();
+    render(<HomeTrailer />);
+
+    await user.click(screen.getByRole('button', { name: 'Activate sound' }));
+    expect(video().muted).toBe(false);
+    expect(screen.queryByRole('button', { name: 'Activate sound' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Mute sound' }));
+    expect(video().muted).toBe(true);
+    expect(screen.getByRole('button', { name: 'Activate sound' })).toBeInTheDocument();
+  });
+
+  it('pauses while the tab is hidden and resumes when it is visible again', () => {
+    const { play, pause } = fakeMediaPlayback();
+    render(<HomeTrailer />);
+    autoplay();
+    expect(screen.getByRole('button', { name: 'Pause trailer' })).toBeInTheDocument();
+    play.mockClear();
+
+    act(() => setTabHidden(true));
+    expect(pause).toHaveBeenCalledTimes(1);
+    expect(video().paused).toBe(true);
+
+    act(() => setTabHidden(false));
+    expect(play).toHaveBeenCalledTimes(1);
+    expect(video().paused).toBe(false);
+  });
+
+  it('keeps a trailer the member paused paused when the tab comes back', async () => {
+    const { play } = fakeMediaPlayback();
+    const user = userEvent.setup();
+    render(<HomeTrailer />);
+    autoplay();
+
+    await user.click(screen.getByRole('button', { name: 'Pause trailer' }));
+    play.mockClear();
+    act(() => setTabHidden(true));
+    act(() => setTabHidden(false));
+
+    expect(play).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Play trailer' })).toBeInTheDocument();
+  });
+
+  it('stops listening to tab visibility once it is gone', () => {
+    const { play, pause } = fakeMediaPlayback();
+    const view = render(<HomeTrailer />);
+    autoplay();
+    const removed = jest.spyOn(document, 'removeEventListener');
+    view.unmount();
+    expect(removed).toHaveBeenCalledWith('visibilitychange', expect.any(Function));
+
+    pause.mockClear();
+    play.mockClear();
+    setTabHidden(true);
+    setTabHidden(false);
+    expect(pause).not.toHaveBeenCalled();
+    expect(play).not.toHaveBeenCalled();
+  });
+
+  it('stays paused, without an unhandled rejection, when the browser refuses to play', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const { play } = fakeMediaPlayback({ refusePlay: true });
+      const user = userEvent.setup();
+      render(<HomeTrailer />);
+
+      await user.click(screen.getByRole('button', { name: 'Play trailer' }));
+      expect(play).toHaveBeenCalled();
+      // Let the rejected promise settle and Node report it if nobody caught it.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+
+      expect(unhandled).not.toHaveBeenCalled();
+      expect(screen.getByRole('button', { name: 'Play trailer' })).toBeInTheDocument();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});

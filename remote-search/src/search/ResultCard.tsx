@@ -1,0 +1,37 @@
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { imageUrl, routes, type ImageSize } from '@netnet/shared';
+import type { SearchHit } from './results';
+import styles from './ResultCard.module.scss';
+
+const KIND = { movie: 'Movie', tv: 'Series' } as const;
+const BACKDROP_WIDTHS = ['w342', 'w500', 'w780'] as const satisfies readonly ImageSize[];
+
+/** One result: its backdrop and name, leading to the title's page for its type. */
+export function ResultCard({ hit }: { hit: SearchHit }) {
+  const metaId = useId();
+  const meta = [KIND[hit.type], hit.year].filter(Boolean).join(' · ');
+  return (
+    <Link className={styles.card} to={routes.title(hit.type, hit.id)} aria-describedby={metaId}>
+      <img
+        className={styles.image}
+        // Tiles are about 170px wide on a phone and 230px on a desktop: sharp at 2x without `original`.
+        src={imageUrl(hit.backdrop, 'w500') ?? undefined}
+        srcSet={BACKDROP_WIDTHS.map((size) => `${imageUrl(hit.backdrop, size)} ${size.slice(1)}w`).join(', ')}
+        sizes="(min-width: 48rem) 16rem, 50vw"
+        alt={hit.name}
+        width={500}
+        height={281}
+        loading="lazy"
+        decoding="async"
+      />
+      {/* The image's alt already names the link; the visible text repeats it for sighted members. */}
+      <span className={styles.name} aria-hidden="true">
+        {hit.name}
+      </span>
+      <span id={metaId} className={styles.meta} aria-hidden="true">
+        {meta}
+      </span>
+    </Link>
+  );
+}

@@ -1,0 +1,54 @@
+import { useId } from 'react';
+import { catalogue, useCatalogue } from '@netnet/shared';
+import { searchHits } from './results';
+import { ResultCard } from './ResultCard';
+import styles from './SearchResults.module.scss';
+
+/** The results for one query: 'Loading...', an error with Retry, 'Nada', or the grid. */
+export function SearchResults({ query }: { query: string }) {
+  const headingId = useId();
+  const result = useCatalogue(catalogue.search(query));
+  const hits = result.status === 'fetched' ? searchHits(result.data.results) : [];
+
+  return (
+    <section className={styles.results} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.heading}>
+        {query} results:
+      </h2>
+      {result.status === 'loading' && (
+        <p className={styles.message} role="status">
+          Loading...
+        </p>
+      )}
+      {result.status === 'error' && (
+        <div className={styles.error} role="alert">
+          <p className={styles.message}>
+            <strong className={styles.problem}>Something went wrong while searching.</strong> {result.error.message}
+          </p>
+          <button type="button" className={styles.retry} onClick={result.retry}>
+            Retry
+          </button>
+        </div>
+      )}
+      {result.status === 'fetched' && hits.length === 0 && (
+        <p className={styles.message} role="status">
+          Nada
+        </p>
+      )}
+      {hits.length > 0 && (
+        <>
+          <p className="nn-visually-hidden" role="status">
+            {hits.length === 1 ? '1 title found' : `${hits.length} titles found`}
+          </p>
+          <ul className={styles.grid}>
+            {hits.map((hit) => (
+              <li key={`${hit.type}/${hit.id}`}>
+                <ResultCard hit={hit} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

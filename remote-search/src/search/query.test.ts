@@ -1,0 +1,46 @@
+import { cleanQuery, MAX_QUERY_LENGTH } from './query';
+
+describe('cleanQuery', () => {
+  it('treats missing, empty and whitespace-only input as no query', () => {
+    expect(cleanQuery(null)).toBe('');
+    expect(cleanQuery(undefined)).toBe('');
+    expect(cleanQuery('')).toBe('');
+    expect(cleanQuery(' \t\n\u00a0\u3000 ')).toBe('');
+  });
+
+  it('trims and collapses every run of whitespace or control characters into one space', () => {
+    expect(cleanQuery('  the \t silent\n\nharbor\u0000 ')).toBe('the silent harbor');
+    expect(cleanQuery('a\u00a0\u2003b')).toBe('a b');
+  });
+
+  it('keeps the case and punctuation the member typed', () => {
+    expect(cleanQuery('Léon: The Professional!')).toBe('Léon: The Professional!');
+  });
+
+  it('NFC-normalises, so a decomposed accent equals the composed one', () => {
+    const decomposed = 'Ame\u0301lie';
+    expect(cleanQuery(decomposed)).toBe('Am\u00e9lie');
+    expect(cleanQuery(decomposed)).toHaveLength(6);
+  });
+
+  it('cuts a 10,000-character query to the maximum length', () => {
+    const cleaned = cleanQuery('x'.repeat(10_000));
+    expect(cleaned).toBe('x'.repeat(MAX_QUERY_LENGTH));
+  });
+
+  it('collapses whitespace before measuring, and never ends on a space after cutting', () => {
+    expect(cleanQuery(`${'a '.repeat(10)}${' '.repeat(5000)}b`)).toBe(`${'a '.repeat(10)}b`);
+    const cut = cleanQuery(`${'y'.repeat(MAX_QUERY_LENGTH - 1)} zzz`);
+    expect(cut).toBe('y'.repeat(MAX_QUERY_LENGTH - 1));
+  });
+
+  it('counts characters, not UTF-16 units, so an emoji is never split in half', () => {
+    const cleaned = cleanQuery('🎬'.repeat(150));
+    expect(Array.from(cleaned)).toHaveLength(MAX_QUERY_LENGTH);
+    expect(cleaned).toBe('🎬'.repeat(MAX_QUERY_LENGTH));
+  });
+
+  it('leaves markup as plain text for the page to show', () => {
+    expect(cleanQuery('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
+  });
+});

@@ -1,0 +1,61 @@
+import { getDefaultStore } from 'jotai';
+import { authAtom, getAuthActions, type AuthState } from '@netnet/shared';
+import { startAuth } from './startAuth';
+
+const mockListeners: ((state: AuthState) => void)[] = [];
+const mockUnsubscribe = jest.fn();
+jest.mock('./firebaseAuth', () => ({
+  initialise: jest.fn(),
+  watch: (listener: (state: AuthState) => void) => {
+    mockListeners.push(listener);
+    return mockUnsubscribe;
+  },
+  signIn: jest.fn(async () => null),
+  signUp: jest.fn(async () => ({ redirect: false })),
+  signOut: jest.fn(async () => {}),
+}));
+
+const config = {
+  catalogueUrl: 'http://localhost:7070',
+  firebase: { apiKey: 'k', authDomain: 'd', projectId: 'demo-netnet' },
+  authEmulatorUrl: null,
+};
+const store = getDefaultStore();
+const member: AuthState = { status: 'authenticated', member: { uid: 'u1', email: 'a@example.com' } };
+
+beforeEach(() => {
+  mockListeners.length = 0;
+  localStorage.clear();
+  store.set(authAtom, { status: 'loading' });
+});
+
+it('shows visitors the public pages at once and still follows Firebase when it arrives', async () => {
+  const stop = startAuth(config);
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  await waitForListener();
+  mockListeners[0]!(member);
+  expect(store.get(authAtom)).toEqual(member);
+  expect(localStorage.getItem('netnet:member')).toBe('1');
+  stop();
+  expect(mockUnsubscribe).toHaveBeenCalled();
+});
+
+it('keeps a returning member on the spinner until Firebase knows', async () => {
+  localStorage.setItem('netnet:member', '1');
+  startAuth(config);
+  expect(store.get(authAtom)).toEqual({ status: 'loading' });
+  await waitForListener();
+  mockListeners[0]!({ status: 'anonymous' });
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  expect(localStorage.getItem('netnet:member')).toBeNull();
+});
+
+it('provides the sign-in actions to the remotes', async () => {
+  startAuth(config);
+  await expect(getAuthActions().signIn('a@example.com', 'secret1')).resolves.toBeNull();
+});
+
+async function waitForListener() {
+  for (let i = 0; i < 50 && mockListeners.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(mockListeners).toHaveLength(1);
+}
