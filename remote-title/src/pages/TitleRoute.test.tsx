@@ -128,6 +128,12 @@ describe('a movie page', () => {
     expect(screen.getByText('Downloads aren’t available on the web. Watch online instead.')).toBeInTheDocument();
   });
 
+  it('arriving from a hero with ?play=1 plays like the Play button', async () => {
+    serveCatalogue(movieCatalogue);
+    renderTitleRoute('/title/604?play=1');
+    expect(await screen.findByText('There’s no trailer for The Matrix Reloaded to play.')).toBeInTheDocument();
+  });
+
   it('plays the self-hosted clip, and Play restarts it', async () => {
     serveCatalogue({ ...movieCatalogue, 'movie/604/videos': clip });
     renderTitleRoute('/title/604');

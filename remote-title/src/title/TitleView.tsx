@@ -1,4 +1,5 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { imageUrl, titleName, type MediaType, type TitleDetails } from '@netnet/shared';
 import { TitleActions } from '../actions/TitleActions';
 import { TitleCredits } from '../credits/TitleCredits';
@@ -36,6 +37,22 @@ export function TitleView({ type, details }: TitleViewProps) {
     if (trailer.stage === 'poster') showNotice(noTrailer(name));
     else send({ type: 'restart' });
   };
+
+  // A hero's Play button arrives with ?play=1: play as if Play were pressed here, once.
+  const [params, setParams] = useSearchParams();
+  const arrivedToPlay = params.get('play') === '1';
+  useEffect(() => {
+    if (!arrivedToPlay || trailer.stage === 'waiting') return;
+    play();
+    setParams(
+      (current) => {
+        current.delete('play');
+        return current;
+      },
+      { replace: true },
+    );
+    // play() reads the latest trailer state; running once per arrival is the point.
+  }, [arrivedToPlay, trailer.stage]);
 
   return (
     <article className={styles.page}>
