@@ -1,0 +1,41 @@
+// Which browser origins may read the catalogue: any localhost origin by default (every dev
+// server and the composed build run there), or an explicit list (NETNET_ALLOWED_ORIGINS).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type OriginPolicy = (origin: string) => boolean;
+
+const LOCALHOST = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
+
+export function originPolicy(allowed: readonly string[] | undefined): OriginPolicy {
+  if (!allowed || allowed.length === 0) return (origin) => LOCALHOST.test(origin);
+  if (allowed.includes('*')) return () => true;
+  const exact = new Set(allowed.map((origin) => origin.replace(/\/+$/, '')));
+  return (origin) => exact.has(origin);
+}
+
+export function parseOriginList(value: string | undefined): string[] | undefined {
+  const list = value?.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return list && list.length > 0 ? list : undefined;
+}
+
+/** Sets the CORS headers for an allowed origin. Returns true when the request was a preflight (answered). */
+export function applyCors(req: IncomingMessage, res: ServerResponse, allows: OriginPolicy): boolean {
+  const origin = req.headers.origin;
+  const allowed = typeof origin === 'string' && allows(origin);
+  res.setHeader('Vary', 'Origin');
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    // The client reads Retry-After on 429; the player reads ranges.
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After, ETag, Content-Range, Accept-Ranges');
+  }
+  if (req.method !== 'OPTIONS') return false;
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+    const requested = req.headers['access-control-request-headers'];
+    if (typeof requested === 'string' && /^[\w\-, ]{0,500}$/.test(requested)) res.setHeader('Access-Control-Allow-Headers', requested);
+    res.setHeader('Access-Control-Max-Age', '86400');
+  }
+  res.writeHead(204, { 'Content-Length': 0 });
+  res.end();
+  return true;
+}

@@ -1,0 +1,119 @@
+// Writing responses: memoised bodies with their compressed forms and ETag, content negotiation.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { errorJson, type TmdbError } from './errors';
+
+export const JSON_TYPE = 'application/json;charset=utf-8';
+export const CACHE_LISTS = 'public, max-age=300';
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Below this, compression costs more than it saves. */
+const COMPRESS_MIN_BYTES = 1024;
+
+type Encoding = 'br' | 'gzip';
+
+/**
+ * A response body kept ready to send: the bytes, a strong ETag, and each compressed form made
+ * once on first demand — so a cached path costs a Map lookup and a write.
+ */
+export class Body {
+  readonly raw: Buffer;
+  private tag: string | undefined;
+  private readonly encoded: Partial<Record<Encoding, Buffer>> = {};
+
+  /** `etag`: when the caller knows one (cheaper than hashing the bytes). */
+  constructor(
+    content: string | Buffer,
+    readonly contentType: string,
+    etag?: string,
+  ) {
+    this.raw = typeof content === 'string' ? Buffer.from(content) : content;
+    this.tag = etag;
+  }
+
+  get etag(): string {
+    return (this.tag ??= `"${createHash('sha1').update(this.raw).digest('base64url').slice(0, 22)}"`);
+  }
+
+  get bytes(): number {
+    return this.raw.length;
+  }
+
+  as(encoding: Encoding | null): Buffer {
+    if (!encoding || this.raw.length < COMPRESS_MIN_BYTES) return this.raw;
+    let buffer = this.encoded[encoding];
+    if (!buffer) {
+      buffer =
+        encoding === 'br'
+          ? // Quality 5: most of brotli's gain at a fraction of quality 11's time.
+            brotliCompressSync(this.raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipSync(this.raw, { level: 6 });
+      this.encoded[encoding] = buffer;
+    }
+    return buffer;
+  }
+}
+
+/** The best encoding the client accepts (honouring q=0), brotli first. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
+const isCompressible = (type: string) => type.startsWith('application/json') || type.startsWith('image/svg') || type.startsWith('text/');
+
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: Body,
+  headers: OutgoingHttpHeaders = {},
+): void {
+  const out: OutgoingHttpHeaders = { 'Content-Type': body.contentType, ...headers };
+  if (status === 200) {
+    out.ETag = body.etag;
+    if (ifNoneMatch(req.headers['if-none-match'], body.etag)) {
+      res.writeHead(304, out);
+      res.end();
+      return;
+    }
+  }
+  let payload = body.raw;
+  if (isCompressible(body.contentType)) {
+    out.Vary = appendVary(res.getHeader('Vary'), 'Accept-Encoding');
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    payload = body.as(encoding);
+    if (payload !== body.raw) out['Content-Encoding'] = encoding!;
+  }
+  out['Content-Length'] = payload.length;
+  res.writeHead(status, out);
+  res.end(payload);
+}
+
+const errorBodies = new WeakMap<TmdbError, Body>();
+
+export function sendError(req: IncomingMessage, res: ServerResponse, error: TmdbError, headers: OutgoingHttpHeaders = {}): void {
+  let body = errorBodies.get(error);
+  if (!body) errorBodies.set(error, (body = new Body(errorJson(error), JSON_TYPE)));
+  send(req, res, error.httpStatus, body, { 'Cache-Control': 'no-store', ...headers });
+}
+
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function appendVary(current: number | string | string[] | undefined, field: string): string {
+  const existing = Array.isArray(current) ? current.join(', ') : current ? String(current) : '';
+  return existing ? `${existing}, ${field}` : field;
+}

@@ -1,0 +1,112 @@
+// Proxy mode: the same /3/ paths answered by the real TMDB, with the API key added here so it
+// never reaches a browser. Responses are cached (TTL, bounded) and concurrent identical
+// requests share one upstream fetch.
+import type { OutgoingHttpHeaders } from 'node:http';
+import { Body, CACHE_LISTS, JSON_TYPE } from './http';
+import { errorJson, errors, type TmdbError } from './errors';
+import { Lru } from './lru';
+
+export interface ProxyOptions {
+  apiKey: string;
+  /** Default https://api.themoviedb.org (no trailing /3). */
+  upstream: string;
+  timeoutMs?: number;
+  ttlMs?: number;
+  maxEntries?: number;
+  maxBytes?: number;
+  /** Injectable for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Where upstream failures are reported (never with the key or the upstream URL). */
+  log?: (message: string) => void;
+}
+
+export interface ProxyAnswer {
+  status: number;
+  body: Body;
+  headers: OutgoingHttpHeaders;
+}
+
+export type Proxy = (path: string, params: URLSearchParams) => Promise<ProxyAnswer>;
+
+/** TMDB's v4 read-access tokens are JWTs and go in a header; v3 keys go in the query. */
+const isBearerToken = (key: string) => key.startsWith('eyJ');
+
+export function createProxy(options: ProxyOptions): Proxy {
+  const { apiKey, timeoutMs = 8000, ttlMs = 5 * 60_000, maxEntries = 1000, maxBytes = 64 * 1024 * 1024 } = options;
+  const upstream = options.upstream.replace(/\/+$/, '');
+  const fetchImpl = options.fetch ?? fetch;
+  const log = options.log ?? ((message: string) => console.error(message));
+  const cache = new Lru<string, ProxyAnswer>({ maxEntries, ttlMs, maxBytes, sizeOf: (a) => a.body.bytes });
+  const inFlight = new Map<string, Promise<ProxyAnswer>>();
+
+  /** Removes the key from anything headed for the client, whatever upstream put in it. */
+  const scrub = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
+
+  const failure = (error: TmdbError, headers: OutgoingHttpHeaders = {}): ProxyAnswer => ({
+    status: error.httpStatus,
+    body: new Body(errorJson(error), JSON_TYPE),
+    headers: { 'Cache-Control': 'no-store', ...headers },
+  });
+
+  async function fetchUpstream(pathAndQuery: string): Promise<ProxyAnswer> {
+    const bearer = isBearerToken(apiKey);
+    const separator = pathAndQuery.includes('?') ? '&' : '?';
+    const url = `${upstream}/3/${pathAndQuery}${bearer ? '' : `${separator}api_key=${encodeURIComponent(apiKey)}`}`;
+    let status: number;
+    let text: string;
+    let retryAfter: string | null;
+    try {
+      const response = await fetchImpl(url, {
+        headers: { Accept: 'application/json', ...(bearer ? { Authorization: `Bearer ${apiKey}` } : {}) },
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (error) {
+      // By name, not instanceof: fetch's DOMException may come from another realm.
+      const name = (error as { name?: unknown } | null)?.name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      // The error may quote the URL, which holds the key: report its kind only.
+      log(`catalogue proxy: upstream ${timedOut ? 'timed out' : 'unreachable'} for /3/${pathAndQuery.split('?')[0]}`);
+      return failure(timedOut ? errors.gatewayTimeout : errors.badGateway);
+    }
+
+    if (status >= 500) return failure(errors.badGateway);
+    if (!isJson(text)) return failure(errors.badGateway);
+    const body = new Body(scrub(text), JSON_TYPE);
+    if (status === 429) {
+      const seconds = retryAfter && /^\d{1,4}$/.test(retryAfter) ? retryAfter : '1';
+      return { status, body, headers: { 'Cache-Control': 'no-store', 'Retry-After': seconds } };
+    }
+    if (status !== 200) return { status, body, headers: { 'Cache-Control': 'no-store' } };
+    const answer = { status, body, headers: { 'Cache-Control': CACHE_LISTS } };
+    cache.set(pathAndQuery, answer);
+    return answer;
+  }
+
+  return function proxy(path, params) {
+    // A canonical query (sorted, client api_key dropped) so equivalent requests share a cache entry.
+    const forwarded = new URLSearchParams([...params].filter(([name]) => name !== 'api_key').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const query = forwarded.toString();
+    const pathAndQuery = query ? `${path}?${query}` : path;
+    const cached = cache.get(pathAndQuery);
+    if (cached) return Promise.resolve(cached);
+    let pending = inFlight.get(pathAndQuery);
+    if (!pending) {
+      pending = fetchUpstream(pathAndQuery).finally(() => inFlight.delete(pathAndQuery));
+      inFlight.set(pathAndQuery, pending);
+    }
+    return pending;
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+// Starts a real catalogue server on a free loopback port for a test file.
+import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import { createCatalogueServer, type CatalogueServerOptions } from '../server';
+
+export interface Running {
+  url: string;
+  close: () => Promise<void>;
+}
+
+export async function serve(options: CatalogueServerOptions = {}): Promise<Running> {
+  const server = createCatalogueServer({ today: '2025-06-01', log: () => {}, ...options });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request with exactly the headers given (fetch adds and decodes Accept-Encoding itself). */
+export function raw(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export async function getJson<T = any>(url: string): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await fetch(url);
+  return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+}
