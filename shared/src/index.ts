@@ -13,3 +13,5 @@ export { Poster } from './ui/Poster';
 export { renderStandalone } from './standalone';
 export * from './store';
 export { MyListButton, type MyListButtonProps } from './ui/MyListButton';
+export { ActionButton, ActionIcon } from './ui/ActionButton';
+export { Notice } from './ui/Notice';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
+import { ActionButton, ActionIcon } from '@netnet/shared';
 import { ShareOverlay } from '../share/ShareOverlay';
-import { ActionIcon } from './ActionIcon';
-import styles from './TitleActions.module.scss';
+import { icons } from './icons';
 
 /** Opens the share overlay for this page; focus comes back here when it closes. */
 export function ShareButton({ title }: { title: string }) {
@@ -9,10 +9,7 @@ export function ShareButton({ title }: { title: string }) {
   const close = useCallback(() => setOpen(false), []);
   return (
     <>
-      <button type="button" className={styles.action} aria-haspopup="dialog" onClick={() => setOpen(true)}>
-        <ActionIcon name="share" />
-        <span>Share</span>
-      </button>
+      <ActionButton label="Share" icon={<ActionIcon path={icons.share} />} hasPopup="dialog" onClick={() => setOpen(true)} />
       {open && <ShareOverlay title={title} url={window.location.href} onClose={close} />}
     </>
   );

@@ -1,11 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { imageUrl, titleName, type MediaType, type TitleDetails } from '@netnet/shared';
+import { imageUrl, Notice, titleName, type MediaType, type TitleDetails } from '@netnet/shared';
 import { TitleActions } from '../actions/TitleActions';
 import { TitleCredits } from '../credits/TitleCredits';
 import { TitleFacts } from '../details/TitleFacts';
 import { WatchButtons } from '../details/WatchButtons';
-import { Notice } from '../notice/Notice';
 import { useNotice } from '../notice/useNotice';
 import { MoreLikeThis } from '../similar/MoreLikeThis';
 import { PopularRow } from '../similar/PopularRow';

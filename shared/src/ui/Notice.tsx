@@ -3,8 +3,8 @@ import styles from './Notice.module.scss';
 /** A live region that is always in the page (so screen readers hear each message) and a toast while it has one. */
 export function Notice({ message }: { message: string | null }) {
   return (
-    <p role="status" className={message ? styles.notice : 'nn-visually-hidden'}>
+    <span role="status" className={message ? styles.notice : 'nn-visually-hidden'}>
       {message}
-    </p>
+    </span>
   );
 }

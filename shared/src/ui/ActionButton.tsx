@@ -1,0 +1,52 @@
+import { useId, type ReactNode } from 'react';
+import styles from './ActionButton.module.scss';
+
+interface ActionButtonProps {
+  label: string;
+  /** A 24px line icon (aria-hidden); the label names the control. */
+  icon: ReactNode;
+  onClick: () => void;
+  /** For toggles (My list, Rate): announced as pressed / not pressed. */
+  pressed?: boolean;
+  /** Shown as not available (e.g. the local database cannot be used) but still focusable. */
+  unavailable?: boolean;
+  /** Why the action is unavailable or what it will do, read after the label. */
+  note?: string | null;
+  hasPopup?: 'dialog';
+}
+
+/** The icon-over-caption actions of heroes and title pages (My list, Rate, Share). */
+export function ActionButton({ label, icon, onClick, pressed, unavailable, note, hasPopup }: ActionButtonProps) {
+  const noteId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className={styles.button}
+        aria-pressed={pressed}
+        aria-disabled={unavailable}
+        aria-describedby={note ? noteId : undefined}
+        aria-haspopup={hasPopup}
+        title={note ?? undefined}
+        onClick={onClick}
+      >
+        {icon}
+        <span className={styles.caption}>{label}</span>
+      </button>
+      {note && (
+        <span id={noteId} className="nn-visually-hidden">
+          {note}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The line-icon frame every action icon uses; `filled` for the pressed thumbs-up. */
+export function ActionIcon({ path, filled = false }: { path: string; filled?: boolean }) {
+  return (
+    <svg className={filled ? `${styles.icon} ${styles.filled}` : styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={path} />
+    </svg>
+  );
+}
