@@ -109,6 +109,9 @@ function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet'
           templateContent: page(title),
           favicon: path.join(__dirname, 'shared/src/assets/favicon.svg'),
           scriptLoading: 'defer',
+          // The page is served from its app's origin root; absolute paths keep deep links working
+          // (a remote's own chunks still resolve from its script URL: publicPath 'auto').
+          publicPath: '/',
         }),
         production && new MiniCssExtractPlugin({
           filename: '[name].[contenthash:10].css',
