@@ -1,13 +1,20 @@
 // `npm start`: builds what is out of date, then runs the whole site on localhost —
-// the catalogue service, the Firebase Auth emulator, each remote on its own origin and the
-// shell on :8080 — and prints one line when it is ready. Ctrl-C stops everything it started.
+// the catalogue service, the Firebase Auth emulator, each remote on its own origin, the published
+// releases (deploy/) on :8090 and the shell on :8080 — and prints one line when it is ready.
+// Ctrl-C stops everything it started.
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
+import { remoteMapFor } from './deploy/remoteMap.mjs';
+import { environmentName } from './deploy/rolloutFile.mjs';
 import { keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 
 const site = createRequire(import.meta.url)('./site.cjs');
+
+/** Files inside a release folder (deploy/<remote>/<version>/…); not the rollout files, not staging. */
+const RELEASE_FILE = /^\/remote-[a-z]+\/\d[^/]*\/(?!\.)/;
 
 async function main() {
   const started = Date.now();
@@ -21,6 +28,10 @@ async function main() {
   for (const app of site.remotes) {
     keepServer(await serveApp({ dir: join(root, app, 'dist'), port: ports[app], cors: true }));
   }
+  // Published releases, like a CDN: read live, since releases appear while the site runs.
+  const deployDir = site.deployDir();
+  mkdirSync(deployDir, { recursive: true });
+  keepServer(await serveApp({ dir: deployDir, port: ports.deploy, cors: true, live: true, only: RELEASE_FILE }));
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
@@ -30,7 +41,11 @@ async function main() {
       dir: join(root, 'shell/dist'),
       port: ports.shell,
       spa: true,
-      documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': () => site.remoteMap() },
+      documents: {
+        '/config.json': () => site.runtimeConfig(),
+        // Read per request, so a rollout change reaches members on their next page load.
+        '/remotes.json': () => remoteMapFor(environmentName()),
+      },
     }),
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -5,6 +5,7 @@ import { MembersOnly, UnknownPath, VisitorsOnly } from './auth/guards';
 import { RemotePage } from './federation/RemotePage';
 import { MemberLayout } from './layout/MemberLayout';
 import { PublicLayout } from './layout/PublicLayout';
+import { RolloutNotices } from './rollout/RolloutNotices';
 
 /** The route table (SPEC §2 with DESIGN §8). Each page is a remote's, loaded at run time. */
 export function AppRoutes() {
@@ -42,6 +43,7 @@ export function App() {
   return (
     <BrowserRouter>
       <AppRoutes />
+      <RolloutNotices />
     </BrowserRouter>
   );
 }

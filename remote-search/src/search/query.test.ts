@@ -40,6 +40,14 @@ describe('cleanQuery', () => {
     expect(cleaned).toBe('🎬'.repeat(MAX_QUERY_LENGTH));
   });
 
+  it('drops invisible characters that could hide or reverse the query, but keeps joiners', () => {
+    expect(cleanQuery('\u200b\u200b')).toBe('');
+    expect(cleanQuery('co\u200bmedy\ufeff')).toBe('comedy');
+    expect(cleanQuery('\u202egro.live\u202c')).toBe('gro.live');
+    expect(cleanQuery('\u2067مرحبا\u2069 \u200fworld')).toBe('مرحبا world');
+    expect(cleanQuery('👩\u200d💻')).toBe('👩\u200d💻');
+  });
+
   it('leaves markup as plain text for the page to show', () => {
     expect(cleanQuery('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
   });

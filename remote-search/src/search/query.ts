@@ -6,15 +6,21 @@ export const MAX_QUERY_LENGTH = 100;
 
 // Control characters (newlines, tabs, NUL…) and every kind of space count as one plain space.
 const SPACES = /[\p{Cc}\p{Z}\s]+/gu;
+// Invisible characters that carry no meaning in a search but can hide or reorder text: zero-width
+// space, word joiner, BOM, and the direction marks, embeddings, overrides and isolates (a shared
+// link with U+202E would otherwise show its heading backwards). ZWJ/ZWNJ stay: emoji and some
+// scripts need them.
+const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/gu;
 
 /**
- * NFC-normalised (so 'é' typed two ways is one query), whitespace collapsed and trimmed, cut to
- * MAX_QUERY_LENGTH characters without splitting a character. '' means "no query".
+ * NFC-normalised (so 'é' typed two ways is one query), invisible characters dropped, whitespace
+ * collapsed and trimmed, cut to MAX_QUERY_LENGTH characters without splitting a character.
+ * '' means "no query".
  * Markup is left as it is: React shows it as text and the client encodes it into the URL.
  */
 export function cleanQuery(raw: string | null | undefined): string {
   if (!raw) return '';
-  const collapsed = raw.normalize('NFC').replace(SPACES, ' ').trim();
+  const collapsed = raw.normalize('NFC').replace(INVISIBLE, '').replace(SPACES, ' ').trim();
   const characters = Array.from(collapsed);
   if (characters.length <= MAX_QUERY_LENGTH) return collapsed;
   return characters.slice(0, MAX_QUERY_LENGTH).join('').trimEnd();

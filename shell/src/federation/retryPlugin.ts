@@ -49,11 +49,16 @@ export default function retryPlugin(): ModuleFederationRuntimePlugin {
       // The hook's type declares a nested promise; the runtime awaits whatever it gets.
       return retried as never;
     },
-    errorLoadRemote({ id, error }) {
-      const remote = typeof id === 'string' ? id.split('/')[0] ?? id : 'remote';
-      reportRemoteFailure({ remote, id: String(id), message: error instanceof Error ? error.message : String(error) });
-      // Returning nothing lets the error reach the area's error boundary, which offers Retry.
-      return undefined;
+    // Reported once per failed request, after every hook had its say: a load that another plugin
+    // recovered (a canary replaced by stable) is not an outage. The error itself goes on to the
+    // area's error boundary, which offers Retry.
+    afterLoadRemote({ id, error, recovered, remote }) {
+      if (!error || recovered) return;
+      reportRemoteFailure({
+        remote: remote?.name ?? id.split('/')[0] ?? id,
+        id,
+        message: error instanceof Error ? error.message : String(error),
+      });
     },
   };
 }

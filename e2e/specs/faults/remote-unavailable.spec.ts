@@ -1,0 +1,91 @@
+import type { Page } from '@playwright/test';
+import { test, expect, asVisitor } from '../../support/memberSession';
+import { areas, expectMemberFrame, fallback, mainNav } from '../../support/areas';
+import { breakRemote, INJECTED_ERROR, remoteFaults, type RemoteName } from '../../support/remoteFaults';
+
+// Each remote in turn unavailable, in every way a CDN or a bad release can fail: the shell, its
+// navigation and the other areas keep working, the area shows its fallback, and Retry brings it
+// back once the remote is.
+
+// A chunk that throws on evaluation raises its error in the page by design; nothing else may.
+test.use({ expectedPageErrors: [new RegExp(INJECTED_ERROR)] });
+test.describe.configure({ mode: 'parallel' });
+
+const loading = (page: Page) => page.getByRole('status', { name: 'Loading this part of Netnet' });
+
+/** Opens the broken area by deep link, as its visitor or signed-in member. */
+async function openArea(page: Page, remote: RemoteName) {
+  await page.goto(areas[remote].path);
+}
+
+/** The rest of Netnet still works: another area opens from the shell's own navigation. */
+async function expectElsewhereWorks(page: Page, remote: RemoteName) {
+  if (remote === 'remote-auth') {
+    // A visitor's only other screen is /login, the same remote: the shell's router and header still work.
+    await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(fallback(page)).toBeVisible();
+    return;
+  }
+  await expectMemberFrame(page);
+  const [label, other] = remote === 'remote-search' ? (['Home', 'remote-browse'] as const) : (['Search', 'remote-search'] as const);
+  await mainNav(page).getByRole('link', { name: label }).click();
+  await expect(areas[other].ready(page)).toBeVisible();
+  await expect(fallback(page)).toHaveCount(0);
+  // Coming back tries the broken area again, and it fails again, just as readably.
+  await page.goBack();
+  await expect(fallback(page)).toBeVisible();
+}
+
+async function retryRecovers(page: Page, remote: RemoteName) {
+  await fallback(page).getByRole('button', { name: 'Retry' }).click();
+  const onLogin = new URL(page.url()).pathname === '/login';
+  await expect(onLogin ? page.getByRole('heading', { level: 1, name: 'Sign In' }) : areas[remote].ready(page)).toBeVisible();
+  await expect(fallback(page)).toHaveCount(0);
+}
+
+for (const remote of Object.keys(areas) as RemoteName[]) {
+  test.describe(`${remote} unavailable`, () => {
+    if (areas[remote].visitor) test.use(asVisitor);
+    for (const kind of remoteFaults) {
+      test(`${kind}: the area shows its fallback, the rest works, Retry recovers`, async ({ page }) => {
+        const fault = await breakRemote(page, remote, kind);
+        await openArea(page, remote);
+
+        if (kind === 'entry hangs') {
+          // While the entry hangs the area shows its loading state inside a working frame...
+          await expect(loading(page)).toBeVisible();
+          if (!areas[remote].visitor) await expectMemberFrame(page);
+          else await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+          await expect(fallback(page)).toHaveCount(0);
+          // ...and when the connection finally drops, the fallback replaces it.
+          await fault.cutConnection();
+        }
+
+        await expect(fallback(page)).toBeVisible();
+        await expect(fallback(page)).toContainText('The rest of Netnet still works.');
+        expect(fault.hits).toBeGreaterThan(0);
+        await expectElsewhereWorks(page, remote);
+
+        await fault.restore();
+        await retryRecovers(page, remote);
+      });
+    }
+  });
+}
+
+// The hang a member notices most: the manifest never answers. The wait is the shell's, the same for
+// every remote, so one remote proves it; the others hang on their entry above.
+test('remote-title manifest hangs: the area gives up within the bounded wait, then Retry recovers', async ({ page }) => {
+  // The shell waits 8 s for a manifest and retries once: about 17 s before the fallback.
+  test.setTimeout(60_000);
+  const fault = await breakRemote(page, 'remote-title', 'manifest hangs');
+  await openArea(page, 'remote-title');
+  const started = Date.now();
+  await expect(loading(page)).toBeVisible();
+  await expect(fallback(page)).toBeVisible({ timeout: 25_000 });
+  expect(Date.now() - started, 'the shell waits for a slow manifest before giving up').toBeGreaterThan(7_000);
+  expect(fault.hits, 'one polite retry, no more').toBe(2);
+  await fault.restore();
+  await retryRecovers(page, 'remote-title');
+});

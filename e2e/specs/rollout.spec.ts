@@ -1,0 +1,223 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from '@playwright/test';
+import { test, expect } from '../support/test';
+import { newMemberDetails, signIn, type TestMember } from '../support/members';
+import { bucketOf } from '../../shell/src/rollout/bucket';
+
+// A staged rollout of remote-search from release to rollback, with the real release and rollout
+// CLIs, real production builds, the site's CDN for releases (:8090) and the shell as built. The
+// releases carry this run's own versions and its rollout is its own environment, which only this
+// spec's pages read (their /remotes.json is what `npm start` would serve for that environment):
+// other specs, running alongside, keep seeing the usual site. Everything is removed afterwards.
+
+test.describe.configure({ mode: 'serial' });
+
+const root = resolve(__dirname, '../..');
+const site = require('../../scripts/site.cjs') as { deployDir(): string; deployOrigin(): string };
+const REMOTE = 'remote-search';
+const run = Date.now().toString(36);
+// Not the remotes' own 1.0.0, so a page can only show these if it loaded the releases.
+const STABLE = `2.0.0-e2e.${run}`;
+const CANARY = `2.1.0-e2e.${run}`;
+const ENVIRONMENT = `e2e-${run}`;
+const deployDir = site.deployDir();
+
+let shellBefore: string;
+let inCanary: TestMember;
+let outOfCanary: TestMember;
+
+const execute = promisify(execFile);
+
+async function cli(script: 'release' | 'rollout', ...args: string[]): Promise<string> {
+  const { stdout } = await execute(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
+    cwd: root,
+    env: { ...process.env, NETNET_ENV: ENVIRONMENT },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/** One digest of every file under a folder. */
+function digest(dir: string): string {
+  const hash = createHash('sha256');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name))
+    .sort();
+  for (const path of files) hash.update(path).update(readFileSync(path));
+  return hash.digest('hex');
+}
+
+/** A member account whose uid puts them inside (or outside) a 50% canary of remote-search. */
+async function memberInBucket(canary: boolean): Promise<TestMember> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const details = newMemberDetails();
+    const response = await fetch('http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...details, returnSecureToken: true }),
+    });
+    const { localId } = (await response.json()) as { localId: string };
+    if (bucketOf(REMOTE, localId) < 50 === canary) return details;
+  }
+  throw new Error('no member landed in the wanted bucket');
+}
+
+/** This page's /remotes.json is the map of the spec's rollout, read afresh on every load. */
+async function useSpecRollout(page: Page): Promise<void> {
+  await page.route('**/remotes.json', async (route) => route.fulfill({ json: JSON.parse(await cli('rollout', 'status', '--json')) }));
+  await page.addInitScript(() => {
+    const seen = { fallbacks: [] as unknown[], outages: [] as unknown[] };
+    Object.assign(window, { rolloutEvents: seen });
+    window.addEventListener('netnet:canary-fallback', (event) => seen.fallbacks.push((event as CustomEvent).detail));
+    window.addEventListener('netnet:remote-error', (event) => seen.outages.push((event as CustomEvent).detail));
+  });
+}
+
+interface Loaded {
+  version: string;
+  channel: string;
+  buildVersion?: string;
+  state: string;
+  fellBackFrom?: { version: string; channel: string };
+}
+
+/** What the shell says it loaded: its window['netnet:remotes'] debug object. */
+const loadedSearch = (page: Page) =>
+  page.evaluate(() => (window as unknown as { 'netnet:remotes'?: Record<string, Loaded> })['netnet:remotes']?.['remote-search']);
+
+/** Opens /search with ?debug (plus any query) and returns the release of remote-search it loaded. */
+async function openSearch(page: Page, query = ''): Promise<Loaded> {
+  await page.goto(`/search?debug${query}`);
+  await expect(page.getByRole('search').getByRole('searchbox', { name: 'Search titles' })).toBeVisible();
+  await expect(page.getByText('This part of Netnet is unavailable right now')).toHaveCount(0);
+  await expect.poll(async () => (await loadedSearch(page))?.state).toBe('loaded');
+  return (await loadedSearch(page))!;
+}
+
+const footer = (page: Page) => page.getByRole('contentinfo', { name: 'Remote versions' });
+const events = (page: Page) =>
+  page.evaluate(() => (window as unknown as { rolloutEvents: { fallbacks: unknown[]; outages: unknown[] } }).rolloutEvents);
+
+/** The same member signed in on another device: a new browser context, checked for page errors too. */
+async function onAnotherDevice(context: BrowserContext, member: TestMember, use: (page: Page) => Promise<void>) {
+  const other = await context.browser()!.newContext();
+  const page = await other.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await useSpecRollout(page);
+  await signIn(page, member);
+  await use(page);
+  await other.close();
+  expect(errors, 'uncaught errors on the other device').toEqual([]);
+}
+
+test.beforeAll(async () => {
+  // Two production builds of remote-search: most of this hook's time.
+  test.setTimeout(360_000);
+  const cdn = await fetch(`${site.deployOrigin()}/`).catch(() => null);
+  if (!cdn) throw new Error(`No release CDN at ${site.deployOrigin()}: the running site predates releases; restart npm start.`);
+  shellBefore = digest(join(root, 'shell/dist'));
+
+  await cli('release', REMOTE, '--version', STABLE);
+  await cli('release', REMOTE, '--version', CANARY);
+  await cli('rollout', 'stable', REMOTE, STABLE);
+  await cli('rollout', 'canary', REMOTE, CANARY, '--percent', '50');
+  [inCanary, outOfCanary] = await Promise.all([memberInBucket(true), memberInBucket(false)]);
+});
+
+test.afterAll(() => {
+  for (const version of [STABLE, CANARY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
+  rmSync(join(deployDir, `rollout.${ENVIRONMENT}.json`), { force: true });
+  // Leave the deploy tree as found: no empty folder where nothing was ever released.
+  const folder = join(deployDir, REMOTE);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+});
+
+test('a 50% canary: a member in its half gets the canary on every load and every device', async ({ page, context }) => {
+  await useSpecRollout(page);
+  await signIn(page, inCanary);
+  for (let load = 0; load < 3; load += 1) {
+    expect(await openSearch(page)).toMatchObject({ version: CANARY, channel: 'canary', buildVersion: CANARY });
+  }
+  await expect(footer(page)).toContainText(`remote-search: ${CANARY} (canary)`);
+
+  await onAnotherDevice(context, inCanary, async (elsewhere) => {
+    expect(await openSearch(elsewhere)).toMatchObject({ version: CANARY, channel: 'canary' });
+  });
+});
+
+test('a 50% canary: a member in the other half keeps the stable release on every load', async ({ page }) => {
+  await useSpecRollout(page);
+  await signIn(page, outOfCanary);
+  for (let load = 0; load < 3; load += 1) {
+    expect(await openSearch(page)).toMatchObject({ version: STABLE, channel: 'stable', buildVersion: STABLE });
+  }
+  await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable)`);
+  // The other remotes are untouched by this rollout: still their own builds.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await expect(footer(page)).toContainText('remote-browse: 1.0.0 (stable)');
+});
+
+test('QA pins a version for this browser, sees a banner, and clears it', async ({ page }) => {
+  await useSpecRollout(page);
+  await signIn(page, outOfCanary);
+  const banner = page.getByRole('status').filter({ hasText: 'QA overrides active' });
+
+  expect(await openSearch(page, `&remote.${REMOTE}=${CANARY}`)).toMatchObject({ version: CANARY, channel: 'override' });
+  await expect(banner).toContainText(`QA overrides active: remote-search ${CANARY}`);
+  // Kept across loads until cleared.
+  expect(await openSearch(page)).toMatchObject({ version: CANARY, channel: 'override' });
+
+  expect(await openSearch(page, `&remote.${REMOTE}=clear`)).toMatchObject({ version: STABLE, channel: 'stable' });
+  await expect(banner).toHaveCount(0);
+});
+
+test('a broken canary falls back to stable within the same load, with no error shown, and is reported', async ({ page }) => {
+  const warnings: string[] = [];
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  await useSpecRollout(page);
+  await signIn(page, inCanary);
+
+  // First its entry script disappears (the manifest still answers), then the whole release.
+  const release = join(deployDir, REMOTE, CANARY);
+  for (const name of readdirSync(release).filter((file) => file.startsWith('remoteEntry.js'))) rmSync(join(release, name));
+  for (const broken of ['entry', 'manifest']) {
+    if (broken === 'manifest') rmSync(release, { recursive: true, force: true });
+    expect(await openSearch(page), `canary without its ${broken}`).toMatchObject({
+      version: STABLE,
+      channel: 'stable',
+      buildVersion: STABLE,
+      fellBackFrom: { version: CANARY, channel: 'canary' },
+    });
+    await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable, canary ${CANARY} failed)`);
+    const seen = await events(page);
+    expect(seen.fallbacks).toEqual([expect.objectContaining({ remote: REMOTE, stable: STABLE, failed: { version: CANARY, channel: 'canary' } })]);
+    expect(seen.outages).toEqual([]);
+  }
+  expect(warnings.some((text) => text.includes(`remote-search ${CANARY} (canary) failed to load`))).toBe(true);
+});
+
+test('a rollback reaches members on their next load', async ({ page }) => {
+  await useSpecRollout(page);
+  await signIn(page, inCanary);
+  const canaryRequests: string[] = [];
+  page.on('request', (request) => request.url().includes(`/${REMOTE}/${CANARY}/`) && canaryRequests.push(request.url()));
+  expect((await openSearch(page)).fellBackFrom).toBeDefined();
+
+  expect(await cli('rollout', 'rollback', REMOTE)).toContain(`stable ${STABLE}`);
+  canaryRequests.length = 0;
+  const loaded = await openSearch(page);
+  expect(loaded).toMatchObject({ version: STABLE, channel: 'stable' });
+  expect(loaded.fellBackFrom).toBeUndefined();
+  expect(canaryRequests).toEqual([]);
+  expect((await events(page)).fallbacks).toEqual([]);
+});
+
+test("none of it built or changed the shell's files", () => {
+  expect(digest(join(root, 'shell/dist'))).toBe(shellBefore);
+});

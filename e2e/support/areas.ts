@@ -1,0 +1,50 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { RemoteName } from './remoteFaults';
+
+// What each area shows a member once it works, and the shell's texts around it: the faults and
+// security suites check what the member sees, not component internals.
+
+export const FALLBACK = 'This part of Netnet is unavailable right now';
+
+/** The area's fallback (SPEC-less, DESIGN §3): readable text and a Retry. */
+export const fallback = (page: Page): Locator => page.getByRole('alert').filter({ hasText: FALLBACK });
+
+export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });
+
+interface Area {
+  /** Where the area lives; a visitor area is opened without signing in. */
+  path: string;
+  visitor: boolean;
+  /** Something only the working area shows. */
+  ready(page: Page): Locator;
+}
+
+export const areas: Record<RemoteName, Area> = {
+  'remote-auth': {
+    path: '/',
+    visitor: true,
+    ready: (page) => page.getByRole('button', { name: 'Get Started' }),
+  },
+  'remote-browse': {
+    path: '/browse',
+    visitor: false,
+    ready: (page) => page.getByRole('region', { name: 'Comedy movies', exact: true }),
+  },
+  'remote-title': {
+    path: '/title/604',
+    visitor: false,
+    ready: (page) => page.getByRole('main').getByRole('heading', { level: 1 }),
+  },
+  'remote-search': {
+    path: '/search',
+    visitor: false,
+    ready: (page) => page.getByRole('search').getByRole('searchbox', { name: 'Search titles' }),
+  },
+};
+
+/** The shell's frame around a member's area: header and bottom navigation. */
+export async function expectMemberFrame(page: Page): Promise<void> {
+  await expect(page.getByRole('banner')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await expect(mainNav(page)).toBeVisible();
+}

@@ -1,0 +1,105 @@
+// The security headers of every response the site serves (scripts/serve.mjs):
+//  - everything: X-Content-Type-Options: nosniff and Referrer-Policy: strict-origin-when-cross-origin;
+//  - HTML documents (the shell's pages, a remote's standalone page): a Content-Security-Policy
+//    that allows only the origins Netnet really uses, frame-ancestors 'none' and X-Frame-Options: DENY.
+//
+// The origins come from the same table the runtime documents come from (site.cjs: the catalogue,
+// the auth service, every origin the remote map names, the published releases), so moving a
+// remote to a CDN changes /remotes.json and the policy together. No 'unsafe-eval' (the Module
+// Federation runtime loads remotes with <script src>, never eval) and no inline scripts (the
+// built index.html has none). Style *attributes* are allowed inline (style-src-attr), because
+// React renders `style` props; style sheets themselves come only from our own origins.
+import { createRequire } from 'node:module';
+
+const site = createRequire(import.meta.url)('./site.cjs');
+
+/** The YouTube IFrame API and its player (a title's trailer), and YouTube's thumbnails. */
+export const YOUTUBE = 'https://www.youtube.com';
+export const YOUTUBE_IMAGES = 'https://i.ytimg.com';
+/** Firebase Auth's endpoints, used when a real project replaces the emulator. */
+export const FIREBASE_AUTH_ENDPOINTS = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
+
+function httpOrigin(value) {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null; // relative (same origin, covered by 'self') or not an address at all
+  }
+}
+
+/** Every absolute http(s) origin named anywhere in a value: entries, canaries, templates. */
+export function originsIn(value, found = new Set()) {
+  if (typeof value === 'string') {
+    const origin = httpOrigin(value);
+    if (origin) found.add(origin);
+  } else if (value && typeof value === 'object') {
+    for (const nested of Object.values(value)) originsIn(nested, found);
+  }
+  return found;
+}
+
+/** The origins a browser running Netnet talks to, besides its own. */
+export function siteOrigins(env = process.env) {
+  const config = site.runtimeConfig(env);
+  const remotes = originsIn(site.remoteMap(env));
+  // Published releases (rollout) are served from their own origin, named by the rolled-out map.
+  if (typeof site.deployOrigin === 'function') originsIn(site.deployOrigin(env), remotes);
+  return {
+    catalogue: [httpOrigin(config.catalogueUrl)].filter(Boolean),
+    remotes: [...remotes].sort(),
+    auth: config.authEmulatorUrl ? [httpOrigin(config.authEmulatorUrl)].filter(Boolean) : FIREBASE_AUTH_ENDPOINTS,
+  };
+}
+
+export function contentSecurityPolicy(env = process.env) {
+  const { catalogue, remotes, auth } = siteOrigins(env);
+  const directives = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...remotes, YOUTUBE],
+    'style-src': ["'self'", ...remotes],
+    'style-src-attr': ["'unsafe-inline'"],
+    'img-src': ["'self'", ...catalogue, ...remotes, YOUTUBE_IMAGES],
+    'media-src': ["'self'", ...catalogue, ...remotes],
+    'font-src': ["'self'", ...remotes],
+    'connect-src': ["'self'", ...catalogue, ...remotes, ...auth],
+    'frame-src': [YOUTUBE],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${[...new Set(sources)].join(' ')}`)
+    .join('; ');
+}
+
+export const everyResponseHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+export function documentHeaders(env = process.env) {
+  return { 'Content-Security-Policy': contentSecurityPolicy(env), 'X-Frame-Options': 'DENY' };
+}
+
+function contentTypeOf(res, writeHeadArgs) {
+  const headers = writeHeadArgs.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) ?? {};
+  const key = Object.keys(headers).find((name) => name.toLowerCase() === 'content-type');
+  return String((key ? headers[key] : res.getHeader('content-type')) ?? '');
+}
+
+/**
+ * Call first thing for each request. The document headers are added when the response turns out
+ * to be HTML (sirv decides that only once it has found the file, or the SPA fallback).
+ */
+export function secureResponse(res, env = process.env) {
+  for (const [name, value] of Object.entries(everyResponseHeaders)) res.setHeader(name, value);
+  const writeHead = res.writeHead;
+  res.writeHead = function writeSecureHead(status, ...rest) {
+    if (/^text\/html\b/i.test(contentTypeOf(res, rest))) {
+      for (const [name, value] of Object.entries(documentHeaders(env))) res.setHeader(name, value);
+    }
+    return writeHead.call(this, status, ...rest);
+  };
+}

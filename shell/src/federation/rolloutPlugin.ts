@@ -1,0 +1,71 @@
+import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import type { Channel } from '../rollout/chooseRelease';
+import type { RemoteVersions } from '../rollout/remoteVersions';
+import { federationName, remoteNames, type RemoteName } from './remotes';
+
+// Staged rollout as federation behaviour, out of page code: each remote is registered with the
+// release chosen for this member just before its first load, and a canary (or QA pin) that
+// fails to load is replaced by the stable release in the same request — the member sees the page.
+
+export interface CanaryFallback {
+  remote: RemoteName;
+  failed: { version: string; channel: Channel };
+  stable: string;
+  message: string;
+}
+
+export function reportCanaryFallback(fallback: CanaryFallback): void {
+  console.warn(
+    `[netnet] ${fallback.remote} ${fallback.failed.version} (${fallback.failed.channel}) failed to load; ` +
+      `using stable ${fallback.stable} instead: ${fallback.message}`,
+  );
+  window.dispatchEvent(new CustomEvent<CanaryFallback>('netnet:canary-fallback', { detail: fallback }));
+}
+
+/** 'remote_title/MovieDetail' → 'remote-title' */
+function remoteOf(requestId: string): RemoteName | undefined {
+  const container = requestId.split('/')[0];
+  return remoteNames.find((name) => federationName(name) === container);
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export default function rolloutPlugin(versions: RemoteVersions): ModuleFederationRuntimePlugin {
+  return {
+    name: 'netnet-rollout',
+    beforeRequest(args) {
+      const remote = remoteOf(args.id);
+      if (remote && !versions.isChosen(remote)) {
+        const choice = versions.choose(remote);
+        if (choice) args.origin.registerRemotes([{ name: federationName(remote), entry: choice.entry }], { force: true });
+      }
+      return args;
+    },
+    onLoad({ id, options }) {
+      const remote = remoteOf(id);
+      if (remote) versions.loaded(remote, options.remoteInfo.buildVersion);
+    },
+    async errorLoadRemote({ id, error, lifecycle, origin }) {
+      // 'onLoad' is the request's final failure (manifest, entry or module), after the retry plugin's one retry.
+      if (lifecycle !== 'onLoad') return undefined;
+      const remote = remoteOf(id);
+      const fallback = remote && versions.fallBack(remote, messageOf(error));
+      if (!remote || !fallback) return undefined;
+      const { failed, stable } = fallback;
+      reportCanaryFallback({
+        remote,
+        failed: { version: failed.version, channel: failed.channel },
+        stable: stable.version,
+        message: messageOf(error),
+      });
+      // force: drops the failed container, its cached manifest and its global before re-pointing.
+      origin.registerRemotes([{ name: federationName(remote), entry: stable.entry }], { force: true });
+      try {
+        return await origin.loadRemote(id);
+      } catch {
+        // Stable failed too: the original failure goes on to the area's error boundary and its Retry.
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { RemoteRollout } from '../federation/remoteMap';
+import { bucketOf } from './bucket';
+import { chooseRelease } from './chooseRelease';
+
+const cdn = (version: string) => `https://cdn.example.com/remote-title/${version}/mf-manifest.json`;
+const rollout = (percent: number, extra: Partial<RemoteRollout> = {}): RemoteRollout => ({
+  stable: { version: '1.3.0', entry: cdn('1.3.0') },
+  canary: { version: '1.4.0', entry: cdn('1.4.0'), percent },
+  entryTemplate: cdn('{version}'),
+  ...extra,
+});
+
+/** The first generated id whose bucket for remote-title is inside (or outside) a canary of `percent`. */
+function idWhere(inside: boolean, percent: number): string {
+  for (let i = 0; ; i += 1) {
+    if (bucketOf('remote-title', `id-${i}`) < percent === inside) return `id-${i}`;
+  }
+}
+
+beforeEach(() => jest.spyOn(console, 'warn').mockImplementation(() => {}));
+
+it('gives a member inside the canary share the canary, with their bucket', () => {
+  const identity = idWhere(true, 10);
+  expect(chooseRelease('remote-title', rollout(10), { identity })).toEqual({
+    version: '1.4.0',
+    entry: cdn('1.4.0'),
+    channel: 'canary',
+    bucket: bucketOf('remote-title', identity),
+  });
+});
+
+it('gives a member outside the share, or everyone when there is no canary, the stable release', () => {
+  const identity = idWhere(false, 10);
+  expect(chooseRelease('remote-title', rollout(10), { identity })).toMatchObject({ version: '1.3.0', channel: 'stable' });
+  expect(chooseRelease('remote-title', { stable: { version: '1.3.0', entry: cdn('1.3.0') } }, { identity: idWhere(true, 10) })).toMatchObject({
+    version: '1.3.0',
+    channel: 'stable',
+  });
+});
+
+it('always gives the same member the same release', () => {
+  const picks = new Set(Array.from({ length: 5 }, () => chooseRelease('remote-title', rollout(50), { identity: 'uid-42' }).version));
+  expect(picks.size).toBe(1);
+});
+
+it('a QA pin wins over the buckets: any published version through the entry template', () => {
+  const identity = idWhere(false, 10);
+  expect(chooseRelease('remote-title', rollout(10), { identity, override: '1.2.0' })).toMatchObject({
+    version: '1.2.0',
+    entry: cdn('1.2.0'),
+    channel: 'override',
+  });
+  expect(chooseRelease('remote-title', rollout(0), { identity, override: '1.4.0' })).toMatchObject({
+    version: '1.4.0',
+    entry: cdn('1.4.0'),
+    channel: 'override',
+  });
+});
+
+it('a pin on the stable version is simply stable, even for a member in the canary', () => {
+  expect(chooseRelease('remote-title', rollout(100), { identity: 'anyone', override: '1.3.0' })).toMatchObject({
+    version: '1.3.0',
+    channel: 'stable',
+  });
+});
+
+it('without an entry template a pin cannot be honoured: the buckets decide, with a warning', () => {
+  const choice = chooseRelease('remote-title', rollout(0, { entryTemplate: undefined }), { identity: 'x', override: '1.2.0' });
+  expect(choice).toMatchObject({ version: '1.3.0', channel: 'stable' });
+  expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('cannot be pinned'));
+});

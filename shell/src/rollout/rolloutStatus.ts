@@ -1,0 +1,61 @@
+import { useSyncExternalStore } from 'react';
+import type { RemoteName } from '../federation/remotes';
+import type { Channel } from './chooseRelease';
+import type { Overrides } from './overrides';
+
+// What this page loaded, for people rather than for the loader: the ?debug footer, the QA banner,
+// and window['netnet:remotes'] for support and monitoring scripts.
+
+export interface RemoteStatus {
+  version: string;
+  channel: Channel;
+  entry: string;
+  bucket: number;
+  state: 'chosen' | 'loaded';
+  /** What the loaded build says it is (its manifest's build version). */
+  buildVersion?: string;
+  /** Set when the chosen canary or pin failed and stable was loaded instead. */
+  fellBackFrom?: { version: string; channel: Channel; reason: string };
+}
+
+export interface RolloutStatus {
+  debug: boolean;
+  overrides: Overrides;
+  remotes: Partial<Record<RemoteName, RemoteStatus>>;
+}
+
+declare global {
+  interface Window {
+    'netnet:remotes'?: RolloutStatus['remotes'];
+  }
+}
+
+let status: RolloutStatus = { debug: false, overrides: {}, remotes: {} };
+const listeners = new Set<() => void>();
+
+function publish(next: RolloutStatus): void {
+  status = next;
+  window['netnet:remotes'] = next.remotes;
+  listeners.forEach((listener) => listener());
+}
+
+export function startRolloutStatus({ debug, overrides }: Pick<RolloutStatus, 'debug' | 'overrides'>): void {
+  publish({ debug, overrides, remotes: {} });
+}
+
+export function recordRemote(remote: RemoteName, update: Partial<RemoteStatus>): void {
+  const current = status.remotes[remote];
+  const merged = { ...current, ...update } as RemoteStatus;
+  publish({ ...status, remotes: { ...status.remotes, [remote]: merged } });
+}
+
+export const getRolloutStatus = (): RolloutStatus => status;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useRolloutStatus(): RolloutStatus {
+  return useSyncExternalStore(subscribe, getRolloutStatus);
+}
