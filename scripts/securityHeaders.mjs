@@ -91,13 +91,14 @@ function contentTypeOf(res, writeHeadArgs) {
 
 /**
  * Call first thing for each request. The document headers are added when the response turns out
- * to be HTML (sirv decides that only once it has found the file, or the SPA fallback).
+ * to be HTML (sirv decides that only once it has found the file, or the SPA fallback) — and to a
+ * 304, whose headers replace the cached copy's: a revalidated index.html keeps its policy.
  */
 export function secureResponse(res, env = process.env) {
   for (const [name, value] of Object.entries(everyResponseHeaders)) res.setHeader(name, value);
   const writeHead = res.writeHead;
   res.writeHead = function writeSecureHead(status, ...rest) {
-    if (/^text\/html\b/i.test(contentTypeOf(res, rest))) {
+    if (status === 304 || /^text\/html\b/i.test(contentTypeOf(res, rest))) {
       for (const [name, value] of Object.entries(documentHeaders(env))) res.setHeader(name, value);
     }
     return writeHead.call(this, status, ...rest);

@@ -74,6 +74,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = scenarios(report);
   const failed = rows.filter((row) => row.outcome === 'FAIL');
   console.log(`\nFault scenarios\n\n${table(rows)}`);
-  console.log(`${rows.length} scenarios: ${rows.length - failed.length} passed, ${failed.length} failed.`);
+  console.log(`${rows.length} scenario${rows.length === 1 ? '' : 's'}: ${rows.length - failed.length} passed, ${failed.length} failed.`);
   process.exit(failed.length > 0 || rows.length === 0 ? 1 : code);
 }

@@ -6,7 +6,7 @@ import type { RemoteName } from './remoteFaults';
 
 export const FALLBACK = 'This part of Netnet is unavailable right now';
 
-/** The area's fallback (SPEC-less, DESIGN §3): readable text and a Retry. */
+/** An area's fallback (DESIGN §3): readable text and a Retry, inside the shell's frame. */
 export const fallback = (page: Page): Locator => page.getByRole('alert').filter({ hasText: FALLBACK });
 
 export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });

@@ -19,6 +19,8 @@ export interface CatalogueFaultOptions {
 export interface BrokenCatalogue {
   /** Requests the fault saw for API paths matching `filter` (all of them without one). */
   hits(filter?: RegExp): number;
+  /** When those requests arrived (ms since the epoch), in order. */
+  arrivals(filter?: RegExp): number[];
   restore(): Promise<void>;
 }
 
@@ -29,13 +31,14 @@ export async function breakCatalogue(
   fault: CatalogueFault,
   { only, times = Infinity, retryAfter = 1 }: CatalogueFaultOptions = {},
 ): Promise<BrokenCatalogue> {
-  const seen: string[] = [];
+  const seen: { path: string; at: number }[] = [];
   const held: Route[] = [];
   const matches = (url: URL) => url.origin === CATALOGUE && url.pathname.startsWith('/3/') && (!only || only.test(url.pathname + url.search));
 
   const handler = async (route: Route) => {
     const url = new URL(route.request().url());
-    seen.push(url.pathname + url.search);
+    const path = url.pathname + url.search;
+    seen.push({ path, at: Date.now() });
     switch (fault) {
       case '500':
         return route.fulfill({ status: 500, json: ERROR_BODY, headers: { 'Access-Control-Allow-Origin': '*' } });
@@ -47,7 +50,7 @@ export async function breakCatalogue(
           body: '{"page": 1, "results": [{"id": 1, "title": "Cut short',
         });
       case '429':
-        if (seen.filter((path) => path === url.pathname + url.search).length > times) return route.continue();
+        if (seen.filter((request) => request.path === path).length > times) return route.continue();
         return route.fulfill({
           status: 429,
           json: { success: false, status_code: 25, status_message: 'Your request count (41) is over the allowed limit of 40.' },
@@ -62,7 +65,8 @@ export async function breakCatalogue(
   await target.route(matches, handler);
 
   return {
-    hits: (filter) => seen.filter((path) => !filter || filter.test(path)).length,
+    hits: (filter) => seen.filter(({ path }) => !filter || filter.test(path)).length,
+    arrivals: (filter) => seen.filter(({ path }) => !filter || filter.test(path)).map(({ at }) => at),
     async restore() {
       await target.unroute(matches, handler);
       for (const route of held.splice(0)) await route.abort('connectionreset').catch(() => undefined);

@@ -7,7 +7,7 @@ import { origins } from './test';
 export type RemoteName = keyof typeof origins;
 
 export const remoteFaults = ['connection refused', 'manifest 404', 'chunk 500', 'chunk throws', 'entry hangs'] as const;
-export type RemoteFault = (typeof remoteFaults)[number] | 'manifest hangs';
+export type RemoteFault = (typeof remoteFaults)[number] | 'manifest hangs' | 'entry throws';
 
 /** The one error a chunk that throws on evaluation raises in the page (each attempt raises it again). */
 export const INJECTED_ERROR = 'boom: injected by the faults suite';
@@ -32,6 +32,7 @@ const targets: Record<RemoteFault, (path: string) => boolean> = {
   'chunk 500': isExposedChunk,
   'chunk throws': isExposedChunk,
   'entry hangs': (path) => path === '/remoteEntry.js',
+  'entry throws': (path) => path === '/remoteEntry.js',
 };
 
 export async function breakRemote(page: Page, remote: RemoteName, fault: RemoteFault): Promise<InjectedFault> {
@@ -53,6 +54,7 @@ export async function breakRemote(page: Page, remote: RemoteName, fault: RemoteF
       case 'chunk 500':
         return route.fulfill({ status: 500, contentType: 'text/plain', body: 'Internal Server Error' });
       case 'chunk throws':
+      case 'entry throws':
         return route.fulfill({
           status: 200,
           contentType: 'text/javascript',

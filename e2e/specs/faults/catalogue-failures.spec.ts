@@ -92,6 +92,8 @@ test('429: retried once after Retry-After, never hammered', async ({ page }) => 
   await page.goto('/browse');
   await expect(row(page, 'Comedy movies').getByRole('link').first()).toBeVisible();
   expect(once.hits(comedy), 'one refusal, one polite retry').toBe(2);
+  const [refused, retried] = once.arrivals(comedy) as [number, number];
+  expect(retried - refused, 'the retry waited for Retry-After (1 s)').toBeGreaterThanOrEqual(900);
 
   await expect(row(page, 'Mystery series').getByText('Something went wrong')).toBeVisible();
   expect(always.hits(mystery), 'the retry is not repeated').toBe(2);
