@@ -5,6 +5,7 @@ import './styles/tokens.scss';
 export * from './types';
 export * from './routes';
 export * from './config';
+export * from './router';
 export * from './auth';
 export * from './catalogue';
 export { Spinner } from './ui/Spinner';

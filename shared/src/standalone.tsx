@@ -1,7 +1,7 @@
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getDefaultStore } from 'jotai';
-import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Link, Route, Routes } from './router';
 import { authAtom } from './auth';
 import { loadRuntimeConfig } from './config';
 

@@ -1,9 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
-import { MemoryRouter, useLocation } from 'react-router-dom';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { authAtom, type AuthState } from '@netnet/shared';
+import { authAtom, type AuthState, MemoryRouter, useLocation } from '@netnet/shared';
 import { AppRoutes } from './App';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn() }));

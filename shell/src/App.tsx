@@ -1,6 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { authAtom, routes, Spinner } from '@netnet/shared';
+import { authAtom, BrowserRouter, Navigate, Route, routes, Routes, Spinner } from '@netnet/shared';
 import { MembersOnly, UnknownPath, VisitorsOnly } from './auth/guards';
 import { RemotePage } from './federation/RemotePage';
 import { MemberLayout } from './layout/MemberLayout';

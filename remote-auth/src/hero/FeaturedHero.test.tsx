@@ -1,6 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { setRuntimeConfig, type RuntimeConfig } from '@netnet/shared';
+import { MemoryRouter, type RuntimeConfig, setRuntimeConfig } from '@netnet/shared';
 import Landing from '../pages/Landing';
 import { CATALOGUE } from '../testing/fakeCatalogue';
 import { fakeAuthActions, renderPages } from '../testing/renderPages';

@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { Link, routes, useSearchParams } from '@netnet/shared';
 import { prefillEmail } from '../forms/validation';
 import { SignInForm } from '../signin/SignInForm';
 import styles from './Login.module.scss';

@@ -1,5 +1,4 @@
-import { Link } from 'react-router-dom';
-import { routes, type SignInError } from '@netnet/shared';
+import { Link, routes, type SignInError } from '@netnet/shared';
 
 const SIGN_UP_PHRASE = /create a new account/i;
 

@@ -1,5 +1,4 @@
-import { useNavigate } from 'react-router-dom';
-import { getAuthActions, routes } from '@netnet/shared';
+import { getAuthActions, routes, useNavigate } from '@netnet/shared';
 import { CredentialsForm } from '../forms/CredentialsForm';
 
 /** A new member is signed in at once and the shell's guard takes them on; an existing one goes to /login. */

@@ -1,7 +1,14 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation, useNavigationType } from 'react-router-dom';
-import { provideAuthActions, type AuthActions } from '@netnet/shared';
+import {
+  type AuthActions,
+  MemoryRouter,
+  provideAuthActions,
+  Route,
+  Routes,
+  useLocation,
+  useNavigationType,
+} from '@netnet/shared';
 import Landing from '../pages/Landing';
 import Login from '../pages/Login';
 import { stubCatalogue, resetTestCatalogue } from './fakeCatalogue';

@@ -1,5 +1,12 @@
-import { Link } from 'react-router-dom';
-import { MyListButton, imageUrl, routes, titleName, type MediaType, type TitleSummary } from '@netnet/shared';
+import {
+  imageUrl,
+  Link,
+  type MediaType,
+  MyListButton,
+  routes,
+  titleName,
+  type TitleSummary,
+} from '@netnet/shared';
 import { GenreNames } from './GenreNames';
 import { InfoIcon, PlayIcon } from './icons';
 import buttons from '../common/buttons.module.scss';

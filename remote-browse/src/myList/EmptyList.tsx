@@ -1,5 +1,4 @@
-import { Link } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { Link, routes } from '@netnet/shared';
 import buttons from '../common/buttons.module.scss';
 import styles from './MyList.module.scss';
 

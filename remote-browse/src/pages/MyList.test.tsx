@@ -1,8 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
 import * as shared from '@netnet/shared';
-import { save } from '@netnet/shared';
+import { MemoryRouter, save } from '@netnet/shared';
 import MyList from './MyList';
 import { signInTestMember, signOutTestMember } from '../testing/member';
 import { loadTestRuntimeConfig } from '../testing/fakeCatalogue';

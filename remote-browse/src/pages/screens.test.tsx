@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@netnet/shared';
 import type { ComponentType } from 'react';
 import Browse from './Browse';
 import Movies from './Movies';

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@netnet/shared';
 import type { RowDefinition } from '@netnet/shared';
 import { Row } from './Row';
 import { fakeCatalogue, page } from '../testing/fakeCatalogue';

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '@netnet/shared';
 import Search from './Search';
 import { askedUrls, CATALOGUE, deferred, ok, stubSearch, title, useTestCatalogue, type Answer } from '../testing/fakeCatalogue';
 

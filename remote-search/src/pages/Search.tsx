@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { routes, useNavigate, useSearchParams } from '@netnet/shared';
 import { cleanQuery } from '../search/query';
 import { SearchForm } from '../search/SearchForm';
 import { SearchResults } from '../search/SearchResults';

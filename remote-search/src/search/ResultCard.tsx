@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
-import { imageUrl, routes, type ImageSize } from '@netnet/shared';
+import { type ImageSize, imageUrl, Link, routes } from '@netnet/shared';
 import type { SearchHit } from './results';
 import styles from './ResultCard.module.scss';
 

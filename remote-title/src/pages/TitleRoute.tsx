@@ -1,6 +1,14 @@
 import { useEffect } from 'react';
-import { Navigate, useNavigationType, useParams } from 'react-router-dom';
-import { catalogue, parseTitleId, routes, useCatalogue, type MediaType } from '@netnet/shared';
+import {
+  catalogue,
+  type MediaType,
+  Navigate,
+  parseTitleId,
+  routes,
+  useCatalogue,
+  useNavigationType,
+  useParams,
+} from '@netnet/shared';
 import { TitleSkeleton } from '../title/TitleSkeleton';
 import { TitleView } from '../title/TitleView';
 

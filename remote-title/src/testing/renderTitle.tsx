@@ -1,8 +1,14 @@
 // Test helpers: a fake catalogue behind fetch, and a title route rendered as the shell mounts it.
 import { render } from '@testing-library/react';
 import { createStore, Provider } from 'jotai';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { authAtom, clearCatalogueCache, setRuntimeConfig } from '@netnet/shared';
+import {
+  authAtom,
+  clearCatalogueCache,
+  MemoryRouter,
+  Route,
+  Routes,
+  setRuntimeConfig,
+} from '@netnet/shared';
 import MovieDetail from '../pages/MovieDetail';
 import SeriesDetail from '../pages/SeriesDetail';
 

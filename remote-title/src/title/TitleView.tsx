@@ -1,6 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
-import { imageUrl, Notice, titleName, type MediaType, type TitleDetails } from '@netnet/shared';
+import {
+  imageUrl,
+  type MediaType,
+  Notice,
+  type TitleDetails,
+  titleName,
+  useSearchParams,
+} from '@netnet/shared';
 import { TitleActions } from '../actions/TitleActions';
 import { TitleCredits } from '../credits/TitleCredits';
 import { TitleFacts } from '../details/TitleFacts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../router';
 import { imageUrl } from '../catalogue/images';
 import styles from './Poster.module.scss';
 

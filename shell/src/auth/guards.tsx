@@ -1,6 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { authAtom, routes } from '@netnet/shared';
+import { authAtom, Navigate, Outlet, routes, useLocation } from '@netnet/shared';
 
 interface FromState {
   from?: string;

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@netnet/shared';
 import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
 import { BackIcon } from './icons';

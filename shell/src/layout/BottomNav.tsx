@@ -1,5 +1,4 @@
-import { NavLink } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { NavLink, routes } from '@netnet/shared';
 import { ComingSoonIcon, DownloadsIcon, HomeIcon, SearchIcon } from './icons';
 import styles from './BottomNav.module.scss';
 

@@ -1,5 +1,4 @@
-import { NavLink } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { NavLink, routes } from '@netnet/shared';
 import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
 import styles from './Header.module.scss';

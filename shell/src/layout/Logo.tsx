@@ -1,6 +1,5 @@
-import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { authAtom, routes } from '@netnet/shared';
+import { authAtom, Link, routes } from '@netnet/shared';
 import styles from './Logo.module.scss';
 
 /** The wordmark; leads members home (/browse) and visitors to the landing page. */

@@ -1,5 +1,4 @@
-import { Outlet, useLocation } from 'react-router-dom';
-import { homeHeaderPaths } from '@netnet/shared';
+import { homeHeaderPaths, Outlet, useLocation } from '@netnet/shared';
 import { HomeHeader } from './HomeHeader';
 import { BackHeader } from './BackHeader';
 import { BottomNav } from './BottomNav';

@@ -1,7 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { provideAuthActions } from '@netnet/shared';
+import { MemoryRouter, provideAuthActions, Route, Routes } from '@netnet/shared';
 import { ProfileMenu } from './ProfileMenu';
 
 const signOut = jest.fn<Promise<void>, []>();

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { getAuthActions, routes } from '@netnet/shared';
+import { getAuthActions, routes, useNavigate } from '@netnet/shared';
 import defaultAvatar from '../assets/avatars/default.svg';
 import anaAvatar from '../assets/avatars/ana.svg';
 import benAvatar from '../assets/avatars/ben.svg';

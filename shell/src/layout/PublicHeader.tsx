@@ -1,5 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
-import { routes } from '@netnet/shared';
+import { Link, routes, useLocation } from '@netnet/shared';
 import { Logo } from './Logo';
 import styles from './Header.module.scss';
 

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router-dom';
+import { Outlet } from '@netnet/shared';
 import { PublicHeader } from './PublicHeader';
 import styles from './Layout.module.scss';
 
