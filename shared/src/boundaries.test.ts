@@ -17,7 +17,7 @@ function sources(dir: string): string[] {
 /** Every module specifier a file imports, statically or with import(). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)'([^']+)'/gm)].map((match) => match[1]);
+  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)'([^']+)'/gm)].map((match) => match[1]!);
 }
 
 const importsIn = (folder: string) =>

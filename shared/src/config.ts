@@ -29,8 +29,9 @@ export function isRuntimeConfig(value: unknown): value is RuntimeConfig {
   );
 }
 
-export async function loadRuntimeConfig(url = '/config.json'): Promise<RuntimeConfig> {
-  const response = await fetch(url, { cache: 'no-cache' });
+/** Reads /config.json, or the response to a request for it already under way. */
+export async function loadRuntimeConfig(source: string | Promise<Response> = '/config.json'): Promise<RuntimeConfig> {
+  const response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache' }) : source);
   if (!response.ok) throw new Error(`The site configuration could not be loaded (HTTP ${response.status}).`);
   const body: unknown = await response.json().catch(() => null);
   if (!isRuntimeConfig(body)) throw new Error('The site configuration is malformed.');

@@ -10,7 +10,7 @@ it('provides every name the federation runtime imports from runtime-core', () =>
   for (const file of readdirSync(runtimeDist).filter((name) => name.endsWith('.js'))) {
     const source = readFileSync(join(runtimeDist, file), 'utf8');
     for (const [, names] of source.matchAll(/import \{([^}]+)\} from "@module-federation\/runtime-core"/g)) {
-      names.split(',').forEach((name) => imported.add(name.trim().split(/\s+as\s+/)[0]));
+      names!.split(',').forEach((name) => imported.add(name.trim().split(/\s+as\s+/)[0]!));
     }
   }
   expect(imported.size).toBeGreaterThan(5);

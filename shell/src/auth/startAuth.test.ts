@@ -35,19 +35,29 @@ it('shows visitors the public pages at once and still follows Firebase when it a
   await waitForListener();
   mockListeners[0]!(member);
   expect(store.get(authAtom)).toEqual(member);
-  expect(localStorage.getItem('netnet:member')).toBe('1');
+  expect(JSON.parse(localStorage.getItem('netnet:member')!)).toEqual({ uid: 'u1', email: 'a@example.com' });
   stop();
   expect(mockUnsubscribe).toHaveBeenCalled();
 });
 
-it('keeps a returning member on the spinner until Firebase knows', async () => {
+it('shows a returning member their pages at once, and Firebase has the last word', async () => {
+  localStorage.setItem('netnet:member', JSON.stringify({ uid: 'u1', email: 'a@example.com' }));
+  startAuth(config);
+  expect(store.get(authAtom)).toEqual(member);
+  await waitForListener();
+  // Signed out elsewhere (or the session expired): back to a visitor, and the hint goes.
+  mockListeners[0]!({ status: 'anonymous' });
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  expect(localStorage.getItem('netnet:member')).toBeNull();
+});
+
+it('waits for Firebase when the hint is unreadable (an older format or refused storage)', async () => {
   localStorage.setItem('netnet:member', '1');
   startAuth(config);
   expect(store.get(authAtom)).toEqual({ status: 'loading' });
   await waitForListener();
-  mockListeners[0]!({ status: 'anonymous' });
-  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
-  expect(localStorage.getItem('netnet:member')).toBeNull();
+  mockListeners[0]!(member);
+  expect(store.get(authAtom)).toEqual(member);
 });
 
 it('provides the sign-in actions to the remotes', async () => {

@@ -1,32 +1,35 @@
 import { getDefaultStore } from 'jotai';
-import { authAtom, provideAuthActions, type AuthState, type RuntimeConfig } from '@netnet/shared';
+import { authAtom, provideAuthActions, type AuthState, type Member, type RuntimeConfig } from '@netnet/shared';
+import { whenIdle } from '../boot/whenIdle';
 
 type FirebaseAuth = typeof import('./firebaseAuth');
 
-// A hint, not a credential: whether this browser had a member signed in last time. Visitors
-// then see the landing page at once, and Firebase (the heaviest chunk) loads when the browser is
-// idle instead of holding up the first page. A stale hint only costs the usual spinner.
+// A hint, not a credential: who was signed in on this browser last time. Pages render at once
+// from it, and Firebase (the heaviest chunk) loads when the browser is idle instead of holding up
+// the first page; when it arrives it has the last word. Member pages hold only public catalogue
+// data and this device's own list, so a stale hint shows nothing that is not already here.
 const MEMBER_HINT = 'netnet:member';
 
-function readHint(): boolean {
+/** The remembered member; null for visitors; undefined when storage is refused (wait for Firebase). */
+function readHint(): Member | null | undefined {
   try {
-    return localStorage.getItem(MEMBER_HINT) === '1';
+    const saved = localStorage.getItem(MEMBER_HINT);
+    if (saved === null) return null;
+    const member = JSON.parse(saved) as Partial<Member> | null;
+    return typeof member?.uid === 'string' ? { uid: member.uid, email: member.email ?? null } : undefined;
   } catch {
-    return true; // storage refused: wait for Firebase, as without a hint
+    return undefined;
   }
 }
 
 function writeHint(state: AuthState): void {
   try {
-    if (state.status === 'authenticated') localStorage.setItem(MEMBER_HINT, '1');
+    if (state.status === 'authenticated') localStorage.setItem(MEMBER_HINT, JSON.stringify(state.member));
     else localStorage.removeItem(MEMBER_HINT);
   } catch {
     // storage refused: the hint is an optimisation only
   }
 }
-
-const whenIdle = (run: () => void) =>
-  'requestIdleCallback' in window ? window.requestIdleCallback(run, { timeout: 1500 }) : setTimeout(run, 200);
 
 /**
  * Feeds the shared auth atom from Firebase and provides the sign-in actions to the remotes.
@@ -64,10 +67,11 @@ export function startAuth(config: RuntimeConfig): () => void {
       },
     );
 
-  if (readHint()) {
-    void watch();
+  const remembered = readHint();
+  if (remembered === undefined) {
+    void watch(); // no hint to go on: the spinner until Firebase knows
   } else {
-    store.set(authAtom, { status: 'anonymous' });
+    store.set(authAtom, remembered ? { status: 'authenticated', member: remembered } : { status: 'anonymous' });
     whenIdle(() => void watch());
   }
   return () => {

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { loadRemote } from '@module-federation/enhanced/runtime';
 import { Spinner } from '@netnet/shared';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary';
-import { federationName, type RemoteName } from './remotes';
+import { loadPage, pageKey } from './preload';
+import type { RemoteName } from './remotes';
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -13,11 +13,7 @@ const pages = new Map<string, Page>();
 function pageFor(key: string): Page {
   let page = pages.get(key);
   if (!page) {
-    page = lazy(async () => {
-      const module = await loadRemote<{ default?: ComponentType }>(key);
-      if (!module?.default) throw new Error(`${key} did not provide a page.`);
-      return { default: module.default };
-    });
+    page = lazy(() => loadPage(key));
     pages.set(key, page);
   }
   return page;
@@ -31,7 +27,7 @@ interface RemotePageProps {
 
 /** Renders one remote's page inside its own loading state and error boundary. */
 export function RemotePage({ remote, page }: RemotePageProps) {
-  const key = `${federationName(remote)}/${page}`;
+  const key = pageKey({ remote, page });
   const [attempt, setAttempt] = useState(0);
   const Page = pageFor(key);
 

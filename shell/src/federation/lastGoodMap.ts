@@ -21,9 +21,9 @@ function lastGood(): RemoteMap | null {
   }
 }
 
-export async function loadRemoteMap(url = '/remotes.json'): Promise<RemoteMap> {
+export async function loadRemoteMap(source: string | Promise<Response> = '/remotes.json'): Promise<RemoteMap> {
   try {
-    const map = await fetchRemoteMap(url);
+    const map = await fetchRemoteMap(source);
     remember(map);
     return map;
   } catch (error) {

@@ -97,10 +97,10 @@ export function parseRemoteMap(value: unknown): RemoteMap {
   return { remotes };
 }
 
-export async function fetchRemoteMap(url = '/remotes.json'): Promise<RemoteMap> {
+export async function fetchRemoteMap(source: string | Promise<Response> = '/remotes.json'): Promise<RemoteMap> {
   let response: Response;
   try {
-    response = await fetch(url, { cache: 'no-cache' });
+    response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache' }) : source);
   } catch {
     throw new RemoteMapError('The map of Netnet’s parts could not be reached.');
   }

@@ -1,0 +1,65 @@
+import type { ComponentType } from 'react';
+import { loadRemote, preloadRemote } from '@module-federation/enhanced/runtime';
+import { memberPages, pageAt, type PageEntry } from '../pages';
+import { federationName } from './remotes';
+
+// Fetching a remote only when its page is asked for costs a chain of round trips (manifest,
+// container, page chunk). The shell starts that chain earlier: for the page being opened while
+// the shell itself boots, for a link's page when the pointer or focus reaches the link, and, once
+// the browser is idle, for the member pages' remotes (files only, nothing runs).
+
+export type PageModule = { default: ComponentType };
+
+const loads = new Map<string, Promise<PageModule>>();
+/** Remotes this page has asked for (loaded, loading or failed): the idle preload leaves them be. */
+const asked = new Set<string>();
+
+export const pageKey = ({ remote, page }: Pick<PageEntry, 'remote' | 'page'>) => `${federationName(remote)}/${page}`;
+
+/** The page's module, loaded once; a failure is forgotten so the next attempt (Retry) starts anew. */
+export function loadPage(key: string): Promise<PageModule> {
+  let load = loads.get(key);
+  if (!load) {
+    asked.add(key.slice(0, key.indexOf('/')));
+    load = loadRemote<Partial<PageModule>>(key).then((module) => {
+      if (!module?.default) throw new Error(`${key} did not provide a page.`);
+      return { default: module.default };
+    });
+    load.catch(() => loads.delete(key));
+    loads.set(key, load);
+  }
+  return load;
+}
+
+/** Starts loading the page a path will show; failures surface later, in the page's own boundary. */
+export function warmPath(pathname: string, signedIn: boolean): void {
+  const entry = pageAt(pathname, signedIn);
+  if (entry) loadPage(pageKey(entry)).catch(() => {});
+}
+
+const savesData = () => (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
+
+/** Fetches, without running, the files of the other remotes a member's pages come from. */
+export function preloadMemberRemotes(): void {
+  if (savesData()) return;
+  const exposes = new Map<string, string[]>();
+  for (const { remote, page } of memberPages) {
+    const name = federationName(remote);
+    if (!asked.has(name)) exposes.set(name, [...(exposes.get(name) ?? []), `./${page}`]);
+  }
+  for (const [nameOrAlias, modules] of exposes) {
+    preloadRemote([{ nameOrAlias, exposes: modules, resourceCategory: 'sync' }]).catch(() => {});
+  }
+}
+
+/** Loads a link's page as soon as the member points at it, focuses it or touches it. */
+export function preloadOnIntent(isSignedIn: () => boolean): () => void {
+  const onIntent = (event: Event) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]');
+    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+    warmPath(link.pathname, isSignedIn());
+  };
+  const events = ['pointerover', 'focusin', 'touchstart'] as const;
+  for (const type of events) document.addEventListener(type, onIntent, { passive: true });
+  return () => events.forEach((type) => document.removeEventListener(type, onIntent));
+}
