@@ -8,6 +8,7 @@ const CompressionPlugin = require('compression-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const sharedPackage = require('./shared/package.json');
 const site = require('./scripts/site.cjs');
+const { PreloadStartupChunksPlugin } = require('./scripts/webpack/preloadStartupChunks.js');
 
 // Singletons: exactly one React, one jotai store and one `shared` in the page. The router is one
 // too: every app reaches it through `shared` (shared/src/router.ts), so only the part of React
@@ -124,6 +125,7 @@ function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet'
           // (a remote's own chunks still resolve from its script URL: publicPath 'auto').
           publicPath: '/',
         }),
+        production && isHost && new PreloadStartupChunksPlugin(),
         production && new MiniCssExtractPlugin({
           filename: '[name].[contenthash:10].css',
           chunkFilename: '[name].[contenthash:10].css',

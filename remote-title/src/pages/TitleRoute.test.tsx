@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { closeDatabase, isRated, isSaved } from '@netnet/shared';
 import { IDBFactory } from 'fake-indexeddb';
 import { notFound, renderTitleRoute, serveCatalogue } from '../testing/renderTitle';
+import { prefetch as prefetchMovie } from './MovieDetail';
 import {
   clip,
   darkSeries,
@@ -205,5 +206,23 @@ describe('a series page', () => {
     expect(await screen.findByRole('link', { name: 'Another Series' })).toHaveAttribute('href', '/tv/71');
     expect(await screen.findByRole('link', { name: 'Popular Series' })).toHaveAttribute('href', '/tv/72');
     expect(screen.getByRole('region', { name: 'Popular series' })).toBeInTheDocument();
+  });
+});
+
+describe('prefetch (the shell calls it when a member points at a title link)', () => {
+  it('warms the details, so the page opens on the title instead of a skeleton', async () => {
+    const fetchMock = serveCatalogue(movieCatalogue);
+    prefetchMovie({ id: '604' });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith(expect.stringContaining('/3/movie/604?'), expect.anything()));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    renderTitleRoute('/title/604');
+    expect(screen.getByRole('heading', { level: 1, name: 'The Matrix Reloaded' })).toBeInTheDocument();
+  });
+
+  it('fetches nothing for an id that is not one', () => {
+    const fetchMock = serveCatalogue(movieCatalogue);
+    prefetchMovie({ id: '12abc' });
+    prefetchMovie({});
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

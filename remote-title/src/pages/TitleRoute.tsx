@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import {
   catalogue,
+  fetchCatalogue,
   type MediaType,
   Navigate,
   parseTitleId,
@@ -38,4 +39,10 @@ function TitleDetailsLoader({ type, id }: { type: MediaType; id: number }) {
     return <Navigate to={routes.landing} replace />;
   }
   return <TitleView type={type} details={details.data} />;
+}
+
+/** Warms the catalogue for a title about to be opened (the shell calls a page's `prefetch` on intent). */
+export function prefetchTitle(type: MediaType, idParam: string | undefined): void {
+  const id = parseTitleId(idParam);
+  if (id !== null) fetchCatalogue(catalogue.details(type, id)).catch(() => {});
 }

@@ -33,9 +33,10 @@ function writeHint(state: AuthState): void {
 
 /**
  * Feeds the shared auth atom from Firebase and provides the sign-in actions to the remotes.
+ * `later` schedules Firebase when a hint already answered (boot waits for the first page).
  * Returns the teardown that unsubscribes the listener.
  */
-export function startAuth(config: RuntimeConfig): () => void {
+export function startAuth(config: RuntimeConfig, later: (run: () => void) => void = whenIdle): () => void {
   const store = getDefaultStore();
   let firebase: Promise<FirebaseAuth> | null = null;
   const load = () =>
@@ -72,7 +73,7 @@ export function startAuth(config: RuntimeConfig): () => void {
     void watch(); // no hint to go on: the spinner until Firebase knows
   } else {
     store.set(authAtom, remembered ? { status: 'authenticated', member: remembered } : { status: 'anonymous' });
-    whenIdle(() => void watch());
+    later(() => void watch());
   }
   return () => {
     stopped = true;

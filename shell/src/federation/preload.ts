@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { loadRemote, preloadRemote } from '@module-federation/enhanced/runtime';
+import { matchPath } from '@netnet/shared';
 import { memberPages, pageAt, type PageEntry } from '../pages';
 import { federationName } from './remotes';
 
@@ -8,7 +9,8 @@ import { federationName } from './remotes';
 // the shell itself boots, for a link's page when the pointer or focus reaches the link, and, once
 // the browser is idle, for the member pages' remotes (files only, nothing runs).
 
-export type PageModule = { default: ComponentType };
+/** A remote's page; `prefetch` (optional) warms the catalogue for the path's params before it renders. */
+export type PageModule = { default: ComponentType; prefetch?: (params: Record<string, string | undefined>) => void };
 
 const loads = new Map<string, Promise<PageModule>>();
 /** Remotes this page has asked for (loaded, loading or failed): the idle preload leaves them be. */
@@ -23,7 +25,7 @@ export function loadPage(key: string): Promise<PageModule> {
     asked.add(key.slice(0, key.indexOf('/')));
     load = loadRemote<Partial<PageModule>>(key).then((module) => {
       if (!module?.default) throw new Error(`${key} did not provide a page.`);
-      return { default: module.default };
+      return { default: module.default, prefetch: module.prefetch };
     });
     load.catch(() => loads.delete(key));
     loads.set(key, load);
@@ -31,10 +33,19 @@ export function loadPage(key: string): Promise<PageModule> {
   return load;
 }
 
-/** Starts loading the page a path will show; failures surface later, in the page's own boundary. */
-export function warmPath(pathname: string, signedIn: boolean): void {
+/**
+ * Starts loading the page a path will show, and its data; settles when the page's code is here.
+ * Failures surface later, in the page's own boundary.
+ */
+export async function warmPath(pathname: string, signedIn: boolean): Promise<void> {
   const entry = pageAt(pathname, signedIn);
-  if (entry) loadPage(pageKey(entry)).catch(() => {});
+  if (!entry) return;
+  try {
+    const page = await loadPage(pageKey(entry));
+    page.prefetch?.(matchPath(entry.path, pathname)?.params ?? {});
+  } catch {
+    // shown by the page's error boundary when it renders
+  }
 }
 
 const savesData = () => (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
@@ -57,7 +68,7 @@ export function preloadOnIntent(isSignedIn: () => boolean): () => void {
   const onIntent = (event: Event) => {
     const link = (event.target as Element | null)?.closest?.('a[href]');
     if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
-    warmPath(link.pathname, isSignedIn());
+    void warmPath(link.pathname, isSignedIn());
   };
   const events = ['pointerover', 'focusin', 'touchstart'] as const;
   for (const type of events) document.addEventListener(type, onIntent, { passive: true });
