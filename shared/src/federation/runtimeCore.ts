@@ -1,39 +1,26 @@
 // The federation runtime that a production remote's container takes from its page instead of
 // carrying its own copy (webpack.shared.js: `externalRuntime`). The names are exactly those that
 // @module-federation/runtime imports from runtime-core (runtimeCore.test.ts checks this against
-// the installed version): a namespace import would keep all of runtime-core (+20 KB gzip).
-import {
-  assert,
-  CurrentGlobal,
-  getGlobalFederationConstructor,
-  getRemoteEntry,
-  getRemoteInfo,
-  helpers,
-  loadScript,
-  loadScriptNode,
-  Module,
-  ModuleFederation,
-  registerGlobalPlugins,
-  satisfy,
-  setGlobalFederationConstructor,
-  setGlobalFederationInstance,
-} from '@module-federation/runtime-core';
+// the installed version): handing over the whole namespace would keep all of runtime-core
+// (+20 KB gzip in the shell).
+import * as core from '@module-federation/runtime-core';
 
+// Property reads, not the namespace itself, so the bundler keeps only these exports.
 export const runtimeCoreForRemotes = {
-  assert,
-  CurrentGlobal,
-  getGlobalFederationConstructor,
-  getRemoteEntry,
-  getRemoteInfo,
-  helpers,
-  loadScript,
-  loadScriptNode,
-  Module,
-  ModuleFederation,
-  registerGlobalPlugins,
-  satisfy,
-  setGlobalFederationConstructor,
-  setGlobalFederationInstance,
+  assert: core.assert,
+  CurrentGlobal: core.CurrentGlobal,
+  getGlobalFederationConstructor: core.getGlobalFederationConstructor,
+  getRemoteEntry: core.getRemoteEntry,
+  getRemoteInfo: core.getRemoteInfo,
+  helpers: core.helpers,
+  loadScript: core.loadScript,
+  loadScriptNode: core.loadScriptNode,
+  Module: core.Module,
+  ModuleFederation: core.ModuleFederation,
+  registerGlobalPlugins: core.registerGlobalPlugins,
+  satisfy: core.satisfy,
+  setGlobalFederationConstructor: core.setGlobalFederationConstructor,
+  setGlobalFederationInstance: core.setGlobalFederationInstance,
 };
 
 /** The global a container built with `externalRuntime` reads its runtime from. */
