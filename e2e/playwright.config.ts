@@ -1,15 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 // End-to-end tests in Debian's Chromium against the production build, served by `npm start`.
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import chromium from './chromium.json';
 
 export default defineConfig({
   testDir: './specs',
@@ -20,7 +12,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: 'http://localhost:8080',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath, args: chromium.args },
     trace: 'retain-on-failure',
   },
   webServer: {

@@ -12,9 +12,10 @@ import { DEVICE, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from
 import { median, printReport, writeResults } from './report.mjs';
 import { startSite } from './site.mjs';
 
-const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The e2e tests' flags (e2e/playwright.config.ts): no sandbox in containers, nothing in the background.
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+import chromiumLaunch from '../chromium.json' with { type: 'json' };
+
+const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
+const CHROMIUM_FLAGS = chromiumLaunch.args;
 const FEATURED_TITLE = 604;
 const CATALOGUE = 'http://localhost:7070/3';
 const TITLE_ORIGIN = 'http://localhost:3003';
