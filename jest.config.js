@@ -1,6 +1,6 @@
-// Runs every workspace's unit tests in one Jest process.
+// Runs every workspace's unit tests in one Jest process; the workspaces come from scripts/site.cjs.
+const { testedApps } = require('./scripts/site.cjs');
+
 module.exports = {
-  projects: ['shared', 'catalogue', 'shell', 'remote-auth', 'remote-browse', 'remote-title', 'remote-search'].map(
-    (dir) => `<rootDir>/${dir}/jest.config.js`,
-  ),
+  projects: testedApps.map((dir) => `<rootDir>/${dir}/jest.config.js`),
 };

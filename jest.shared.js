@@ -16,7 +16,7 @@ function createJestConfig({ dir, environment = 'jsdom' }) {
     moduleNameMapper: {
       '\\.module\\.scss$': 'identity-obj-proxy',
       '\\.scss$': path.join(__dirname, 'scripts/jest/empty-module.js'),
-      '\\.(svg|png|jpe?g|webp|mp4)$': path.join(__dirname, 'scripts/jest/file-module.js'),
+      '\\.(svg|png|jpe?g|webp|mp4|vtt)$': path.join(__dirname, 'scripts/jest/file-module.js'),
     },
     setupFilesAfterEnv: environment === 'jsdom' ? [path.join(__dirname, 'scripts/jest/setup-dom.js')] : [],
     clearMocks: true,

@@ -1,6 +1,6 @@
-// The one factory every app's webpack config calls. An app passes its folder, its
-// exposed modules and (for the shell) its runtime plugins; everything else is decided here
-// so the five apps build, share and serve the same way.
+// The one factory every app's webpack config calls. An app passes its folder and (for the
+// shell) its runtime plugins; everything else is decided here, the exposed pages included (from
+// the page table), so the five apps build, share and serve the same way.
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
@@ -9,6 +9,9 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const sharedPackage = require('./shared/package.json');
 const site = require('./scripts/site.cjs');
 const { PreloadStartupChunksPlugin } = require('./scripts/webpack/preloadStartupChunks.js');
+const { ChunkIntegrityPlugin } = require('./scripts/webpack/chunkIntegrity.js');
+// The page table is TypeScript in `shared`; jiti reads it here so a remote exposes exactly its pages.
+const { pageList } = require('jiti').createJiti(__filename)('./shared/src/pages.ts');
 
 // Singletons: exactly one React, one jotai store and one `shared` in the page. The router is one
 // too: every app reaches it through `shared` (shared/src/router.ts), so only the part of React
@@ -30,11 +33,18 @@ function sharedSingletons() {
   return shared;
 }
 
+/** A remote's pages as its container exposes them: './MovieDetail' → its src/pages/MovieDetail.tsx. */
+function exposesOf(app) {
+  const own = pageList.filter((page) => page.remote === app);
+  return Object.fromEntries(own.map(({ module }) => [`./${module}`, `./src/pages/${module}.tsx`]));
+}
+
 /**
- * @param {{ dir: string, exposes?: Record<string,string>, runtimePlugins?: string[], title?: string }} app
+ * @param {{ dir: string, runtimePlugins?: string[] }} app
  */
-function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet' }) {
+function createConfig({ dir, runtimePlugins = [] }) {
   const app = path.basename(dir);
+  const exposes = exposesOf(app);
   const isHost = app === 'shell';
   const port = site.ports[app];
   const name = site.federationName(app);
@@ -93,7 +103,7 @@ function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet'
             exclude: /\.module\.scss$/,
             use: [styleLoader, 'css-loader', sassLoader()],
           },
-          { test: /\.(png|jpe?g|webp|avif|svg|mp4|webm|woff2)$/, type: 'asset/resource' },
+          { test: /\.(png|jpe?g|webp|avif|svg|mp4|webm|vtt|woff2)$/, type: 'asset/resource' },
         ],
       },
       plugins: [
@@ -115,8 +125,7 @@ function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet'
           },
         }),
         new HtmlWebpackPlugin({
-          title,
-          templateContent: page(title, providesRuntime ? [`/${RUNTIME_SCRIPT}`] : []),
+          templateContent: page(providesRuntime ? [`/${RUNTIME_SCRIPT}`] : []),
           // The page runs the app; a remote's remoteEntry.js is for hosts, not for its own page.
           chunks: ['main'],
           favicon: path.join(__dirname, 'shared/src/assets/favicon.svg'),
@@ -126,6 +135,8 @@ function createConfig({ dir, exposes = {}, runtimePlugins = [], title = 'Netnet'
           publicPath: '/',
         }),
         production && isHost && new PreloadStartupChunksPlugin(),
+        // A released remote's chunks load with `integrity` from the release's record of hashes.
+        production && !isHost && new ChunkIntegrityPlugin(),
         production && new MiniCssExtractPlugin({
           filename: '[name].[contenthash:10].css',
           chunkFilename: '[name].[contenthash:10].css',
@@ -204,7 +215,7 @@ function json(read) {
   };
 }
 
-function page(title, scripts = []) {
+function page(scripts = []) {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -212,7 +223,7 @@ function page(title, scripts = []) {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="theme-color" content="#141414" />
     <meta name="description" content="Netnet: unlimited movies, TV shows, and more." />
-    <title>${title}</title>${scripts.map((src) => `\n    <script defer src="${src}"></script>`).join('')}
+    <title>Netnet</title>${scripts.map((src) => `\n    <script defer src="${src}"></script>`).join('')}
   </head>
   <body>
     <div id="root"></div>

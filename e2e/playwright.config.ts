@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // End-to-end tests in Debian's Chromium against the production build, served by `npm start`.
 import chromium from './chromium.json';
+import { siteUrl } from './support/site';
 
 export default defineConfig({
   testDir: './specs',
@@ -11,13 +12,13 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
   use: {
-    baseURL: 'http://localhost:8080',
+    baseURL: siteUrl,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath, args: chromium.args },
     trace: 'retain-on-failure',
   },
   webServer: {
     command: 'node ../scripts/start.mjs',
-    url: 'http://localhost:8080/config.json',
+    url: `${siteUrl}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 600_000,
     stdout: 'pipe',

@@ -1,9 +1,4 @@
 const { createConfig } = require('../webpack.shared.js');
 
-module.exports = createConfig({
-  dir: __dirname,
-  exposes: {
-    './Landing': './src/pages/Landing.tsx',
-    './Login': './src/pages/Login.tsx',
-  },
-});
+// This remote's exposed pages come from the page table in shared (see webpack.shared.js).
+module.exports = createConfig({ dir: __dirname });

@@ -1,8 +1,4 @@
 const { createConfig } = require('../webpack.shared.js');
 
-module.exports = createConfig({
-  dir: __dirname,
-  exposes: {
-    './Search': './src/pages/Search.tsx',
-  },
-});
+// This remote's exposed pages come from the page table in shared (see webpack.shared.js).
+module.exports = createConfig({ dir: __dirname });

@@ -1,9 +1,4 @@
 const { createConfig } = require('../webpack.shared.js');
 
-module.exports = createConfig({
-  dir: __dirname,
-  exposes: {
-    './MovieDetail': './src/pages/MovieDetail.tsx',
-    './SeriesDetail': './src/pages/SeriesDetail.tsx',
-  },
-});
+// This remote's exposed pages come from the page table in shared (see webpack.shared.js).
+module.exports = createConfig({ dir: __dirname });

@@ -2,12 +2,20 @@
 // last build. `node scripts/build.mjs --all` rebuilds everything.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-const webApps = ['shell', 'remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
+const site = createRequire(import.meta.url)('./site.cjs');
 const STAMP = '.built';
+
+// What every build reads besides the app's own files: the installed toolchain (lockfile), the
+// compiler settings and the site table (ports, federation names).
+const TOOLCHAIN = ['package-lock.json', 'tsconfig.json', 'scripts/site.cjs'];
+// What every webpack build reads besides: the shared contract, the one webpack config and its
+// plugins, Babel and the browser targets.
+const WEB_TOOLCHAIN = ['shared/src', 'shared/package.json', 'webpack.shared.js', 'scripts/webpack', 'babel.config.js', '.browserslistrc'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -15,23 +23,27 @@ function newest(path) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = 0;
   for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry === 'dist' || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+    // Tests and the test kit (shared/src/testing) never reach a bundle.
+    if (['node_modules', 'dist', 'testing'].includes(entry) || /\.test\.tsx?$/.test(entry)) continue;
     latest = Math.max(latest, newest(join(path, entry)));
   }
   return latest;
 }
 
-function inputsOf(app) {
-  const own = [join(root, app, 'src'), join(root, app, 'package.json')];
-  if (app === 'catalogue') return [...own, join(root, app, 'media'), join(root, app, 'tsconfig.build.json')];
-  return [...own, join(root, app, 'webpack.config.js'), join(root, 'shared/src'), join(root, 'webpack.shared.js'), join(root, 'babel.config.js')];
+/** The files and folders (relative to the repository) whose change makes `app`'s build stale. */
+export function inputsOf(app) {
+  const own = ['src', 'package.json', 'tsconfig.json'].map((file) => `${app}/${file}`);
+  // The catalogue bundles one file of the contract (the id rule) with the repository's Babel config.
+  if (site.apps[app].kind === 'service') return [...own, ...TOOLCHAIN, `${app}/media`, `${app}/webpack.config.js`, 'babel.config.js', 'shared/src/ids.ts'];
+  return [...own, ...TOOLCHAIN, ...WEB_TOOLCHAIN, `${app}/webpack.config.js`];
 }
 
-export function isStale(app) {
-  const stamp = join(root, app, 'dist', STAMP);
+/** True when `app` has no build yet, or one of its inputs changed after its last build. */
+export function isStale(app, base = root) {
+  const stamp = join(base, app, 'dist', STAMP);
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  return inputsOf(app).some((input) => newest(input) > built);
+  return inputsOf(app).some((input) => newest(join(base, input)) > built);
 }
 
 function run(app) {
@@ -48,7 +60,7 @@ function run(app) {
 }
 
 /** Builds the stale apps, two at a time (one per core). */
-export async function buildIfNeeded({ all = false, only = ['catalogue', ...webApps] } = {}) {
+export async function buildIfNeeded({ all = false, only = site.builtApps } = {}) {
   const queue = only.filter((app) => all || isStale(app));
   const workers = Array.from({ length: 2 }, async () => {
     for (let app = queue.shift(); app; app = queue.shift()) await run(app);

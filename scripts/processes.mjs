@@ -28,7 +28,7 @@ export function startProcess(name, command, args, env = {}) {
   return child;
 }
 
-/** The Firebase Auth emulator (DESIGN §6), unless real Firebase settings are in the environment. */
+/** The Firebase Auth emulator (docs/architecture.md#auth), unless real Firebase settings are in the environment. */
 export function startAuthEmulator() {
   return startProcess('auth', join(root, 'node_modules/.bin/firebase'), [
     'emulators:start', '--only', 'auth', '--project', 'demo-netnet',

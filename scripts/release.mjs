@@ -2,12 +2,14 @@
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
 // Nothing else is built or touched; rolling it out is a separate step (scripts/rollout.mjs).
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { root } from './build.mjs';
 import { runCli } from './deploy/cli.mjs';
+import { copyBuild } from './deploy/copyBuild.mjs';
+import { writeIntegrity } from './deploy/integrity.mjs';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from './deploy/tree.mjs';
 
 const require = createRequire(import.meta.url);
@@ -71,10 +73,12 @@ async function main() {
   try {
     if (values.from) {
       if (!existsSync(resolve(values.from))) throw new DeployError(`${values.from} does not exist.`);
-      cpSync(resolve(values.from), staging, { recursive: true });
+      copyBuild(resolve(values.from), staging);
     }
     else await build(remote, version, staging);
     checkManifest(staging, remote, version, values.from ?? 'the build');
+    // Hashed before the rename: a published release always carries the record of its own files.
+    writeIntegrity(staging);
     if (existsSync(target)) throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);
     renameSync(staging, target);
   } finally {

@@ -1,13 +1,14 @@
 // `npm run rollout -- <command>`: the release owner's controls over one environment's rollout file
 // (deploy/rollout.<env>.json). Every change is checked against the deploy tree and written
-// atomically; members pick it up on their next page load.
+// atomically under a lock (two commands at once both land, or one fails loudly); members pick
+// it up on their next page load.
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCli } from './deploy/cli.mjs';
 import { remoteMapFor } from './deploy/remoteMap.mjs';
-import { promote, rollback, setCanary, setStable } from './deploy/rolloutCommands.mjs';
-import { emptyRollout, environmentName, readRollout, rolloutPath, writeRollout } from './deploy/rolloutFile.mjs';
+import { parsePercent, promote, rollback, setCanary, setStable } from './deploy/rolloutCommands.mjs';
+import { emptyRollout, environmentName, readRollout, rolloutPath, updateRollout } from './deploy/rolloutFile.mjs';
 import { DeployError, publishedVersions } from './deploy/tree.mjs';
 
 const site = createRequire(import.meta.url)('./site.cjs');
@@ -53,27 +54,28 @@ async function main() {
     return;
   }
   const environment = environmentName(process.env, values.env);
-  const current = readRollout(environment);
-
   if (command === 'status') {
+    const current = readRollout(environment);
     if (values.json) return console.log(JSON.stringify(remoteMapFor(environment), null, 2));
     console.log(`environment ${environment} (${current ? shown(rolloutPath(environment)) : 'nothing rolled out yet'})`);
     for (const name of site.remotes) console.log(describe(current, name));
     return;
   }
 
-  const rollout = current ?? emptyRollout();
-  let next;
-  if (command === 'stable') next = setStable(rollout, remote, version);
+  let move;
+  if (command === 'stable') move = (rollout) => setStable(rollout, remote, version);
   else if (command === 'canary') {
     if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
-    const percent = values.percent.trim() === '' ? NaN : Number(values.percent.replace(/%$/, ''));
-    next = setCanary(rollout, remote, version, percent);
-  } else if (command === 'promote') next = promote(rollout, remote);
-  else if (command === 'rollback') next = rollback(rollout, remote);
+    const percent = parsePercent(values.percent);
+    move = (rollout) => setCanary(rollout, remote, version, percent);
+  } else if (command === 'promote') move = (rollout) => promote(rollout, remote);
+  else if (command === 'rollback') move = (rollout) => rollback(rollout, remote);
   else throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
 
-  const path = writeRollout(environment, next);
+  // Applied to the rollout as it is once the lock is ours, not as it was read above: a command
+  // running at the same time may have changed it meanwhile.
+  let next;
+  const path = await updateRollout(environment, (latest) => (next = move(latest ?? emptyRollout())));
   console.log(`${environment}: ${describe(next, remote)}`);
   console.log(`written to ${shown(path)}; members get it on their next page load.`);
 }

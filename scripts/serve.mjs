@@ -1,43 +1,58 @@
 // Serves built apps the way a CDN would: hashed files immutable, entry documents no-cache,
-// precompressed brotli/gzip when the browser accepts them, CORS for the remotes.
+// precompressed brotli/gzip when the browser accepts them, CORS for the remotes. Strict by
+// default: GET and HEAD only, paths checked before any file is looked up (scripts/staticFiles.mjs),
+// bounded time per request and connections, loopback only unless HOST says otherwise.
+import { realpathSync } from 'node:fs';
 import http from 'node:http';
-import sirv from 'sirv';
 import { secureResponse } from './securityHeaders.mjs';
+import { findFile, safePath, sendFile } from './staticFiles.mjs';
 
 const HASHED = /\.[0-9a-f]{10}\.(js|css|svg|png|jpe?g|webp|mp4|woff2)$/;
 
-function cacheHeaders(res, pathname) {
-  res.setHeader('Cache-Control', HASHED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
-}
+/**
+ * The server's limits (README, "Security"). A client slower than these gets 408 or is dropped,
+ * so a few idle sockets cannot hold the server; past maxConnections new sockets are closed at once.
+ */
+export const LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  maxConnections: 512,
+};
+
+const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
 
 /**
- * @param {{ dir: string, port: number, spa?: boolean, cors?: boolean, live?: boolean, only?: RegExp,
+ * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
+ *   only?: RegExp | ((path: string) => boolean), limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown> }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
- *   live: read the disk on every request (a folder that changes while served, like deploy/).
- *   only: the paths served; anything else is a 404.
+ *   only: the (decoded, checked) paths served; anything else is a 404.
+ *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
+ *   Files are read from the disk on every request, so a rebuilt app or a new release shows at once.
  */
-export function serveApp({ dir, port, spa = false, cors = false, live = false, only, documents = {} }) {
-  const files = sirv(dir, {
-    // Live mode reads the disk on every request, so a rebuilt app shows without a restart.
-    dev: live || process.env.NETNET_SERVE_LIVE === '1',
-    etag: true,
-    gzip: true,
-    brotli: true,
-    single: spa,
-    setHeaders: cacheHeaders,
-  });
-  const server = http.createServer((req, res) => {
+export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {} }) {
+  const { maxConnections, ...timeouts } = { ...LIMITS, ...limits };
+  const realRoot = realpathSync(dir);
+  const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
+  const served = typeof only === 'function' ? only : only ? (path) => only.test(path) : () => true;
+
+  async function answer(req, res) {
     secureResponse(res);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (req.method === 'OPTIONS') {
-        res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        res.setHeader('Access-Control-Allow-Methods', allowed);
         res.writeHead(204).end();
         return;
       }
     }
-    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: allowed, 'Content-Type': 'text/plain' }).end('Method not allowed');
+      return;
+    }
+    const path = safePath(req.url);
+    if (path === null) return notFound(res);
     const document = documents[path];
     if (document) {
       let body;
@@ -49,20 +64,35 @@ export function serveApp({ dir, port, spa = false, cors = false, live = false, o
         res.end(JSON.stringify({ error: `${path} could not be produced.` }));
         return;
       }
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+      // Vary: /remotes.json lists QA pins only for a request with a valid QA token.
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', Vary: 'X-Netnet-QA-Token' });
       res.end(body);
       return;
     }
-    if (only && !only.test(path)) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
-      return;
-    }
-    files(req, res, () => {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+    if (!served(path)) return notFound(res);
+    const file = await findFile(realRoot, path, { acceptEncoding: req.headers['accept-encoding'], spa });
+    if (!file) return notFound(res);
+    sendFile(req, res, file, {
+      'Cache-Control': HASHED.test(file.name) ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
-  });
+  }
+
+  const server = http.createServer(
+    // Node checks the header and request timeouts on this interval (30 s by default), so it must
+    // be shorter than the timeouts for them to hold.
+    { ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout / 2) },
+    (req, res) => {
+      answer(req, res).catch((error) => {
+        console.error(`${req.url}: ${error instanceof Error ? error.message : error}`);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Server error');
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  server.maxConnections = maxConnections;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }

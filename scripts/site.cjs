@@ -1,20 +1,42 @@
-// The one table of the local site: which app runs on which port, and the runtime
-// documents the shell reads at boot. Used by webpack dev servers, `npm start` and the e2e tests.
+// The one table of the local site: which apps there are, which port each runs on, and the runtime
+// documents the shell reads at boot. Used by webpack dev servers, `npm start`, the build, Jest and
+// the e2e tests; adding an app is one row in `apps`.
 const path = require('node:path');
 
+/**
+ * Every workspace with code of its own. `kind`: 'host' (the shell, a web app), 'remote' (a web app
+ * the shell composes), 'service' (a Node server), 'library' (no server; `shared` ships inside the
+ * web apps). `port` is where `npm start` and the dev servers serve it.
+ */
+const apps = {
+  shared: { kind: 'library' },
+  catalogue: { kind: 'service', port: 7070 },
+  shell: { kind: 'host', port: 8080 },
+  'remote-auth': { kind: 'remote', port: 3001 },
+  'remote-browse': { kind: 'remote', port: 3002 },
+  'remote-title': { kind: 'remote', port: 3003 },
+  'remote-search': { kind: 'remote', port: 3004 },
+};
+
+const named = (test) => Object.keys(apps).filter((app) => test(apps[app]));
+/** The remotes the shell composes. */
+const remotes = named((app) => app.kind === 'remote');
+/** The apps built by webpack and served to browsers: the shell and the remotes. */
+const webApps = named((app) => app.kind === 'host' || app.kind === 'remote');
+/** The apps `npm start` builds (scripts/build.mjs). */
+const builtApps = named((app) => app.kind !== 'library');
+/** The workspaces with unit tests (jest.config.js): all of them. */
+const testedApps = Object.keys(apps);
+
 const ports = {
-  shell: 8080,
-  'remote-auth': 3001,
-  'remote-browse': 3002,
-  'remote-title': 3003,
-  'remote-search': 3004,
-  catalogue: 7070,
+  ...Object.fromEntries(Object.entries(apps).flatMap(([app, { port }]) => (port ? [[app, port]] : []))),
   authEmulator: 9099,
   // Published releases (deploy/<remote>/<version>/), served as a CDN would.
   deploy: 8090,
 };
 
-const remotes = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
+/** Where browsers reach the site: the shell's origin. */
+const siteUrl = (env = process.env) => origin('shell', env);
 
 /** Module Federation container names must be JS identifiers: remote-title → remote_title. */
 const federationName = (app) => app.replace(/-/g, '_');
@@ -58,4 +80,18 @@ function remoteMap(env = process.env) {
   };
 }
 
-module.exports = { ports, remotes, federationName, runtimeConfig, remoteMap, deployOrigin, deployDir };
+module.exports = {
+  apps,
+  ports,
+  remotes,
+  webApps,
+  builtApps,
+  testedApps,
+  siteUrl,
+  origin,
+  federationName,
+  runtimeConfig,
+  remoteMap,
+  deployOrigin,
+  deployDir,
+};

@@ -8,13 +8,11 @@ import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { remoteMapFor } from './deploy/remoteMap.mjs';
 import { environmentName } from './deploy/rolloutFile.mjs';
+import { isReleaseFile } from './deploy/tree.mjs';
 import { keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 
 const site = createRequire(import.meta.url)('./site.cjs');
-
-/** Files inside a release folder (deploy/<remote>/<version>/…); not the rollout files, not staging. */
-const RELEASE_FILE = /^\/remote-[a-z]+\/\d[^/]*\/(?!\.)/;
 
 async function main() {
   const started = Date.now();
@@ -31,7 +29,7 @@ async function main() {
   // Published releases, like a CDN: read live, since releases appear while the site runs.
   const deployDir = site.deployDir();
   mkdirSync(deployDir, { recursive: true });
-  keepServer(await serveApp({ dir: deployDir, port: ports.deploy, cors: true, live: true, only: RELEASE_FILE }));
+  keepServer(await serveApp({ dir: deployDir, port: ports.deploy, cors: true, only: (path) => isReleaseFile(path) }));
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
@@ -44,7 +42,9 @@ async function main() {
       documents: {
         '/config.json': () => site.runtimeConfig(),
         // Read per request, so a rollout change reaches members on their next page load.
-        '/remotes.json': () => remoteMapFor(environmentName()),
+        // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps.
+        '/remotes.json': (req) =>
+          remoteMapFor(environmentName(), process.env, { qaToken: req.headers['x-netnet-qa-token'] }),
       },
     }),
   );

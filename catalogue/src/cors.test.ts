@@ -1,4 +1,4 @@
-import { originPolicy, parseOriginList } from './cors';
+import { originPolicy, parseList } from './cors';
 import { raw, serve, type Running } from './test/serve';
 
 describe('CORS', () => {
@@ -49,7 +49,7 @@ describe('CORS', () => {
   });
 
   it('a configured allow-list replaces the localhost default', async () => {
-    const listed = await serve({ size: 100, allowedOrigins: parseOriginList(' https://netnet.example , http://localhost:9000/ ') });
+    const listed = await serve({ size: 100, allowedOrigins: parseList(' https://netnet.example , http://localhost:9000/ ') });
     try {
       const ok = await raw(`${listed.url}/3/movie/604`, { headers: { Origin: 'https://netnet.example' } });
       expect(ok.headers['access-control-allow-origin']).toBe('https://netnet.example');
@@ -64,7 +64,7 @@ describe('CORS', () => {
 
   it('* allows any origin; an empty list keeps the default', () => {
     expect(originPolicy(['*'])('https://anything.example')).toBe(true);
-    expect(parseOriginList(' , ')).toBeUndefined();
+    expect(parseList(' , ')).toBeUndefined();
     expect(originPolicy(undefined)('http://localhost:1')).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ export function originPolicy(allowed: readonly string[] | undefined): OriginPoli
   return (origin) => exact.has(origin);
 }
 
-export function parseOriginList(value: string | undefined): string[] | undefined {
+/** A comma-separated setting (origins, hosts); undefined when it lists nothing. */
+export function parseList(value: string | undefined): string[] | undefined {
   const list = value?.split(',').map((origin) => origin.trim()).filter(Boolean);
   return list && list.length > 0 ? list : undefined;
 }

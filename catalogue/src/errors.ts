@@ -14,6 +14,7 @@ export const errors = {
   invalidPage: error(422, 22, 'Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.'),
   invalidParameters: error(422, 5, 'Invalid parameters: Your request parameters are incorrect.'),
   invalidInput: error(422, 47, 'The input is not valid.'),
+  rateLimited: error(429, 25, 'Your request count is over the allowed limit. Try again later.'),
   methodNotAllowed: error(405, 42, 'The request method is not supported for this resource.'),
   internal: error(500, 11, 'Internal error: Something went wrong, contact TMDb.'),
   badGateway: error(502, 43, "Couldn't connect to the backend server."),

@@ -1,7 +1,7 @@
 // Writing responses: memoised bodies with their compressed forms and ETag, content negotiation.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
+import { etagOf, ifNoneMatchHits } from './etag';
 import { errorJson, type TmdbError } from './errors';
 
 export const JSON_TYPE = 'application/json;charset=utf-8';
@@ -33,7 +33,7 @@ export class Body {
   }
 
   get etag(): string {
-    return (this.tag ??= `"${createHash('sha1').update(this.raw).digest('base64url').slice(0, 22)}"`);
+    return (this.tag ??= etagOf(this.raw));
   }
 
   get bytes(): number {
@@ -82,7 +82,7 @@ export function send(
   const out: OutgoingHttpHeaders = { 'Content-Type': body.contentType, ...headers };
   if (status === 200) {
     out.ETag = body.etag;
-    if (ifNoneMatch(req.headers['if-none-match'], body.etag)) {
+    if (ifNoneMatchHits(req.headers['if-none-match'], body.etag)) {
       res.writeHead(304, out);
       res.end();
       return;
@@ -90,7 +90,7 @@ export function send(
   }
   let payload = body.raw;
   if (isCompressible(body.contentType)) {
-    out.Vary = appendVary(res.getHeader('Vary'), 'Accept-Encoding');
+    out.Vary = appendVary(appendVary(res.getHeader('Vary'), headers.Vary), 'Accept-Encoding');
     const encoding = pickEncoding(req.headers['accept-encoding']);
     payload = body.as(encoding);
     if (payload !== body.raw) out['Content-Encoding'] = encoding!;
@@ -108,12 +108,9 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: Tmdb
   send(req, res, error.httpStatus, body, { 'Cache-Control': 'no-store', ...headers });
 }
 
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
+type HeaderValue = number | string | string[] | undefined;
 
-function appendVary(current: number | string | string[] | undefined, field: string): string {
-  const existing = Array.isArray(current) ? current.join(', ') : current ? String(current) : '';
-  return existing ? `${existing}, ${field}` : field;
+function appendVary(current: HeaderValue, field: HeaderValue): string {
+  const text = (value: HeaderValue) => (Array.isArray(value) ? value.join(', ') : value ? String(value) : '');
+  return [text(current), text(field)].filter(Boolean).join(', ');
 }

@@ -35,3 +35,13 @@ describe('Lru', () => {
     expect(lru.get('b')).toBe('12345');
   });
 });
+
+describe('Lru byte budget', () => {
+  it('counts what sizeOf says about the key as well as the value', () => {
+    const lru = new Lru<string, string>({ maxEntries: 100, maxBytes: 100, sizeOf: (value, key) => value.length + key.length });
+    lru.set('k'.repeat(60), 'v');
+    lru.set('j'.repeat(60), 'v');
+    expect(lru.size).toBe(1);
+    expect(lru.bytes).toBe(61);
+  });
+});

@@ -1,8 +1,10 @@
 // Entry point: reads the environment, starts the service, prints one ready line, stops cleanly.
 //   PORT | NETNET_CATALOGUE_PORT (7070), HOST (all interfaces), CATALOGUE_SIZE (3000), CATALOGUE_SEED,
 //   CATALOGUE_TODAY (YYYY-MM-DD), TMDB_API_KEY (proxy mode), TMDB_UPSTREAM, TMDB_IMAGE_UPSTREAM,
-//   NETNET_CATALOGUE_PUBLIC_URL, NETNET_ALLOWED_ORIGINS (comma-separated).
-import { parseOriginList } from './cors';
+//   NETNET_CATALOGUE_PUBLIC_URL, NETNET_CATALOGUE_HOSTS and NETNET_ALLOWED_ORIGINS (comma-separated),
+//   TMDB_CLIENT_BURST and TMDB_CLIENT_PER_SECOND (proxy mode's per-client limit).
+import { parseList } from './cors';
+import { DEFAULT_CLIENT_RATE_LIMIT } from './proxy';
 import { createCatalogueServer, DEFAULT_SIZE } from './server';
 
 function intFromEnv(name: string, fallback: number): number {
@@ -10,6 +12,12 @@ function intFromEnv(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
   return Number(raw);
+}
+
+function positiveIntFromEnv(name: string, fallback: number): number {
+  const value = intFromEnv(name, fallback);
+  if (value < 1) throw new Error(`${name} must be at least 1, got "${process.env[name]}"`);
+  return value;
 }
 
 function main(): void {
@@ -23,7 +31,12 @@ function main(): void {
     upstream: env.TMDB_UPSTREAM || undefined,
     imageUpstream: env.TMDB_IMAGE_UPSTREAM || undefined,
     publicUrl: env.NETNET_CATALOGUE_PUBLIC_URL || undefined,
-    allowedOrigins: parseOriginList(env.NETNET_ALLOWED_ORIGINS),
+    publicHosts: parseList(env.NETNET_CATALOGUE_HOSTS),
+    clientRateLimit: {
+      burst: positiveIntFromEnv('TMDB_CLIENT_BURST', DEFAULT_CLIENT_RATE_LIMIT.burst),
+      perSecond: positiveIntFromEnv('TMDB_CLIENT_PER_SECOND', DEFAULT_CLIENT_RATE_LIMIT.perSecond),
+    },
+    allowedOrigins: parseList(env.NETNET_ALLOWED_ORIGINS),
   });
 
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,8 +1,8 @@
 // The self-hosted demo clip and its poster frame, with byte ranges so a <video> can seek.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { etagOf, ifNoneMatchHits } from './etag';
 
 /** Only these files are served: a name from the URL never reaches the file system. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -23,7 +23,7 @@ export function createMediaHandler(mediaDir: string) {
     let file = files.get(name);
     if (!file) {
       const bytes = readFileSync(join(mediaDir, name));
-      file = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
+      file = { bytes, etag: etagOf(bytes) };
       files.set(name, file);
     }
     return file;
@@ -41,7 +41,7 @@ export function createMediaHandler(mediaDir: string) {
     }
     const { bytes, etag } = file;
     const headers = { 'Content-Type': type, 'Cache-Control': CACHE_MEDIA, 'Accept-Ranges': 'bytes', ETag: etag };
-    if (req.headers['if-none-match'] === etag) {
+    if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
       res.writeHead(304, headers);
       res.end();
       return true;

@@ -42,6 +42,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 function tmdbLike(url: URL, res: ServerResponse) {
   const path = url.pathname;
   if (path === '/3/movie/popular') return json(res, 200, { page: Number(url.searchParams.get('page') ?? 1), results: [{ id: 1, title: 'Real' }], total_pages: 1, total_results: 1 });
+  if (path === '/3/discover/movie') return json(res, 200, { page: 1, results: [], total_pages: 1, total_results: 0 });
   if (path === '/3/movie/1') return setTimeout(() => json(res, 200, { id: 1, title: 'Slow but fine' }), 150);
   if (path === '/3/movie/2') return json(res, 500, { status_code: 11, status_message: 'Internal error' });
   if (path === '/3/movie/3') {
@@ -135,6 +136,36 @@ describe('proxy mode', () => {
     expect(upstream.seen).toHaveLength(0);
   });
 
+  it('forwards only the parameters a route takes, so junk never bypasses the cache', async () => {
+    for (const junk of ['cb=1', 'cb=2', 'x=y&cb=3', 'sort_by=vote_count.asc', 'page=9']) {
+      expect((await get(`/3/movie/popular?page=3&${junk}`)).status).toBe(200);
+    }
+    expect((await get('/3/movie/popular/?cb=4&page=3')).status).toBe(200);
+    expect(upstream.seen).toHaveLength(1);
+    expect([...upstream.seen[0]!.searchParams.keys()].sort()).toEqual(['api_key', 'page']);
+    expect(upstream.seen[0]!.searchParams.get('page')).toBe('3');
+
+    expect((await get('/3/movie/popular?language=en-US&page=3&cb=5')).status).toBe(200);
+    expect(upstream.seen).toHaveLength(2);
+    expect([...upstream.seen[1]!.searchParams.keys()].sort()).toEqual(['api_key', 'language', 'page']);
+  });
+
+  it('forwards a genre filter in one spelling, so its variants share one upstream call', async () => {
+    for (const genres of ['35,18', '18,35', '18,35,35', ' 35 , 18 ']) {
+      expect((await get(`/3/discover/movie?with_genres=${encodeURIComponent(genres)}&page=1`)).status).toBe(200);
+    }
+    expect(upstream.seen).toHaveLength(1);
+    expect(upstream.seen[0]!.pathname).toBe('/3/discover/movie');
+    expect(upstream.seen[0]!.searchParams.get('with_genres')).toBe('18,35');
+  });
+
+  it('refuses unknown genres and oversized parameters without asking upstream', async () => {
+    expect((await get(`/3/discover/movie?with_genres=${Array.from({ length: 1500 }, (_, i) => 200000 + i).join('|')}`)).status).toBe(422);
+    expect((await get('/3/discover/movie?with_genres=424242')).status).toBe(422);
+    expect((await get(`/3/movie/popular?language=${'x'.repeat(300)}`)).status).toBe(422);
+    expect(upstream.seen).toHaveLength(0);
+  });
+
   it('sends images to the TMDB image host', async () => {
     const res = await get('/t/p/w342/abc123.jpg');
     expect(res.status).toBe(302);
@@ -175,6 +206,32 @@ describe('proxy mode with upstream down', () => {
       expect(res.body.toString()).not.toContain(KEY);
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('proxy mode rate limit', () => {
+  it('answers 429 with Retry-After once a client has spent its upstream fetches; cached answers stay free', async () => {
+    const upstream = await fakeTmdb(tmdbLike);
+    const service = await serve({ tmdbApiKey: KEY, upstream: upstream.url, clientRateLimit: { burst: 3, perSecond: 0.5 } });
+    try {
+      for (const page of [11, 12, 13]) expect((await raw(`${service.url}/3/movie/popular?page=${page}`)).status).toBe(200);
+      const limited = await raw(`${service.url}/3/movie/popular?page=14`);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toBe('2');
+      expect(limited.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(limited.body.toString())).toEqual({
+        success: false,
+        status_code: 25,
+        status_message: 'Your request count is over the allowed limit. Try again later.',
+      });
+      // Junk parameters are no way around it.
+      expect((await raw(`${service.url}/3/movie/popular?page=15&cb=1`)).status).toBe(429);
+      expect((await raw(`${service.url}/3/movie/popular?page=11&cb=2`)).status).toBe(200);
+      expect(upstream.seen).toHaveLength(3);
+    } finally {
+      await service.close();
+      await upstream.close();
     }
   });
 });

@@ -1,10 +1,14 @@
 // Proxy mode: the same /3/ paths answered by the real TMDB, with the API key added here so it
-// never reaches a browser. Responses are cached (TTL, bounded) and concurrent identical
-// requests share one upstream fetch.
+// never reaches a browser. Only the route's own parameters are forwarded (see readQuery), so junk
+// parameters neither reach TMDB nor split the cache. Responses are cached (TTL, bounded),
+// concurrent identical requests share one upstream fetch, and each client may start only so many
+// upstream fetches (cached answers are free).
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Body, CACHE_LISTS, JSON_TYPE } from './http';
 import { errorJson, errors, type TmdbError } from './errors';
-import { Lru } from './lru';
+import { keyBytes, Lru } from './lru';
+import { createRateLimiter, type RateLimit } from './rateLimit';
+import { routePath, type Query, type Route } from './routes/match';
 
 export interface ProxyOptions {
   apiKey: string;
@@ -14,6 +18,8 @@ export interface ProxyOptions {
   ttlMs?: number;
   maxEntries?: number;
   maxBytes?: number;
+  /** Per client (by address); default 40 at once, then 4 a second. */
+  clientRateLimit?: RateLimit;
   /** Injectable for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Where upstream failures are reported (never with the key or the upstream URL). */
@@ -26,7 +32,10 @@ export interface ProxyAnswer {
   headers: OutgoingHttpHeaders;
 }
 
-export type Proxy = (path: string, params: URLSearchParams) => Promise<ProxyAnswer>;
+/** `client` names who asks (its address), for the rate limit. */
+export type Proxy = (route: Route, query: Query, client: string) => Promise<ProxyAnswer>;
+
+export const DEFAULT_CLIENT_RATE_LIMIT: RateLimit = { burst: 40, perSecond: 4 };
 
 /** TMDB's v4 read-access tokens are JWTs and go in a header; v3 keys go in the query. */
 const isBearerToken = (key: string) => key.startsWith('eyJ');
@@ -36,7 +45,8 @@ export function createProxy(options: ProxyOptions): Proxy {
   const upstream = options.upstream.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
   const log = options.log ?? ((message: string) => console.error(message));
-  const cache = new Lru<string, ProxyAnswer>({ maxEntries, ttlMs, maxBytes, sizeOf: (a) => a.body.bytes });
+  const cache = new Lru<string, ProxyAnswer>({ maxEntries, ttlMs, maxBytes, sizeOf: (a, key) => a.body.bytes + keyBytes(key) });
+  const limiter = createRateLimiter(options.clientRateLimit ?? DEFAULT_CLIENT_RATE_LIMIT);
   const inFlight = new Map<string, Promise<ProxyAnswer>>();
 
   /** Removes the key from anything headed for the client, whatever upstream put in it. */
@@ -86,15 +96,15 @@ export function createProxy(options: ProxyOptions): Proxy {
     return answer;
   }
 
-  return function proxy(path, params) {
-    // A canonical query (sorted, client api_key dropped) so equivalent requests share a cache entry.
-    const forwarded = new URLSearchParams([...params].filter(([name]) => name !== 'api_key').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const query = forwarded.toString();
-    const pathAndQuery = query ? `${path}?${query}` : path;
+  return function proxy(route, query, client) {
+    const forwarded = query.forwarded.toString();
+    const pathAndQuery = `${routePath(route)}${forwarded ? `?${forwarded}` : ''}`;
     const cached = cache.get(pathAndQuery);
     if (cached) return Promise.resolve(cached);
     let pending = inFlight.get(pathAndQuery);
     if (!pending) {
+      const wait = limiter.take(client);
+      if (wait > 0) return Promise.resolve(failure(errors.rateLimited, { 'Retry-After': String(wait) }));
       pending = fetchUpstream(pathAndQuery).finally(() => inFlight.delete(pathAndQuery));
       inFlight.set(pathAndQuery, pending);
     }

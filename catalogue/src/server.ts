@@ -10,11 +10,12 @@ import { hash32 } from './data/random';
 import { HttpError, errors } from './errors';
 import { Body, CACHE_IMMUTABLE, CACHE_LISTS, JSON_TYPE, send, sendError } from './http';
 import { findArtwork, isImageSize, renderArtwork } from './images';
-import { Lru } from './lru';
+import { keyBytes, Lru } from './lru';
 import { createMediaHandler, DEFAULT_MEDIA_DIR } from './media';
 import { createProxy, type Proxy } from './proxy';
+import type { RateLimit } from './rateLimit';
 import { answer } from './routes/embedded';
-import { matchRoute, validateParams } from './routes/match';
+import { matchRoute, readQuery } from './routes/match';
 
 export interface CatalogueServerOptions {
   /** Number of generated titles (embedded mode). Default 3000. */
@@ -26,8 +27,14 @@ export interface CatalogueServerOptions {
   upstream?: string;
   /** TMDB image host for proxy mode. Default https://image.tmdb.org. */
   imageUpstream?: string;
-  /** This service's origin as browsers reach it (for clip URLs); default: from the Host header. */
+  /** This service's origin as browsers reach it (for clip URLs). Without it, see publicHosts. */
   publicUrl?: string;
+  /**
+   * Host header values (`name` or `name:port`) trusted to name this service in clip URLs, besides
+   * localhost, 127.0.0.1 and [::1] on any port. Any other Host is ignored: the clip URL then names
+   * the address the request came in on.
+   */
+  publicHosts?: readonly string[];
   /** Exact allowed origins ('*' for any); default: any localhost origin. */
   allowedOrigins?: readonly string[];
   /** 'YYYY-MM-DD' or a Date; decides which titles are upcoming. Default: the real today. */
@@ -36,6 +43,8 @@ export interface CatalogueServerOptions {
   upstreamTimeoutMs?: number;
   proxyCacheTtlMs?: number;
   proxyCacheMaxEntries?: number;
+  /** Proxy mode: upstream fetches each client (by address) may start. */
+  clientRateLimit?: RateLimit;
   /** Injectable for tests (proxy mode). */
   fetch?: typeof fetch;
   log?: (message: string) => void;
@@ -44,9 +53,13 @@ export interface CatalogueServerOptions {
 export const DEFAULT_SIZE = 3000;
 export const DEFAULT_SEED = 20240604;
 const LIST_HEADERS = { 'Cache-Control': CACHE_LISTS };
+// A clip URL taken from the Host header differs per Host: shared caches must keep them apart.
+const VIDEO_HEADERS = { ...LIST_HEADERS, Vary: 'Host' };
 
 export interface CatalogueServer extends Server {
   readonly catalogueInfo: { mode: 'embedded' | 'proxy'; titles: number; upstream?: string };
+  /** The embedded answer cache: entries and their bytes (bodies and keys). */
+  cacheStats(): { entries: number; bytes: number };
 }
 
 export function createCatalogueServer(options: CatalogueServerOptions = {}): CatalogueServer {
@@ -64,6 +77,7 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
         timeoutMs: options.upstreamTimeoutMs,
         ttlMs: options.proxyCacheTtlMs,
         maxEntries: options.proxyCacheMaxEntries,
+        clientRateLimit: options.clientRateLimit,
         fetch: options.fetch,
         log,
       })
@@ -72,41 +86,40 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
     ? null
     : generateCatalogue({ size: options.size ?? DEFAULT_SIZE, seed: options.seed ?? DEFAULT_SEED, today: parseToday(options.today) });
 
-  // Embedded answers are pure functions of their key: serialise each once. Within this process a
-  // key always gives the same body, so the key (salted per process) is a valid ETag.
+  // Embedded answers are pure functions of their key — the route and the parameters it reads,
+  // never the raw URL, so junk parameters cannot add entries. Within this process a key always
+  // gives the same body, so the key (salted per process) is a valid ETag.
   const instance = randomBytes(4).toString('hex');
-  const bodies = new Lru<string, Body>({ maxEntries: 5000, maxBytes: 96 * 1024 * 1024, sizeOf: (b) => b.bytes });
-  const artwork = new Lru<string, Body>({ maxEntries: 2000, maxBytes: 32 * 1024 * 1024, sizeOf: (b) => b.bytes });
-  // The hot path: exact URLs (with Host, which clip URLs depend on) answered before skip
-  // parsing and routing altogether. Bodies are shared with `bodies`, so this costs little.
-  const seen = new Lru<string, Body>({ maxEntries: 10_000, maxBytes: 64 * 1024 * 1024, sizeOf: (b) => b.bytes });
-  const seenKey = (req: IncomingMessage) => `${req.headers.host ?? ''} ${req.url}`;
+  const bodies = new Lru<string, Body>({ maxEntries: 5000, maxBytes: 96 * 1024 * 1024, sizeOf: (b, key) => b.bytes + keyBytes(key) });
+  const artwork = new Lru<string, Body>({ maxEntries: 2000, maxBytes: 32 * 1024 * 1024, sizeOf: (b, key) => b.bytes + keyBytes(key) });
+  const trustsHost = hostPolicy(options.publicHosts);
 
-  const originOf = (req: IncomingMessage): string => {
-    if (publicUrl) return publicUrl;
+  /** The origin clip URLs name; `varies` when it came from the Host header. */
+  const originOf = (req: IncomingMessage): { origin: string; varies: boolean } => {
+    if (publicUrl) return { origin: publicUrl, varies: false };
     const host = req.headers.host;
-    // Only a well-formed host goes into a URL we hand out (and memoise).
-    if (host && /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host)) return `http://${host}`;
+    if (host && trustsHost(host)) return { origin: `http://${host.toLowerCase()}`, varies: true };
+    // Not the Host a client made up: the address this request actually reached.
     const address = req.socket.localAddress ?? '127.0.0.1';
-    return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+    return { origin: `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`, varies: true };
   };
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string, params: URLSearchParams): Promise<void> {
     const route = matchRoute(path);
-    validateParams(route, params);
+    const query = readQuery(route, params);
     if (proxy) {
-      const reply = await proxy(path, params);
+      const reply = await proxy(route, query, req.socket.remoteAddress ?? '');
       send(req, res, reply.status, reply.body, reply.headers);
       return;
     }
-    const { key, build } = answer(catalogue!, route, { params, origin: originOf(req) });
+    const { origin, varies } = originOf(req);
+    const { key, build } = answer(catalogue!, route, { query, origin });
     let body = bodies.get(key);
     if (!body) {
       body = new Body(build(), JSON_TYPE, `"${instance}-${hash32(key).toString(36)}"`);
       bodies.set(key, body);
     }
-    seen.set(seenKey(req), body);
-    send(req, res, 200, body, LIST_HEADERS);
+    send(req, res, 200, body, route.kind === 'videos' && varies ? VIDEO_HEADERS : LIST_HEADERS);
   }
 
   function image(req: IncomingMessage, res: ServerResponse, size: string, file: string): void {
@@ -136,8 +149,6 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       sendError(req, res, errors.methodNotAllowed, { Allow: 'GET, HEAD, OPTIONS' });
       return;
     }
-    const known = catalogue ? seen.get(seenKey(req)) : undefined;
-    if (known) return send(req, res, 200, known, LIST_HEADERS);
     const url = parseUrl(req.url);
     const path = url.pathname;
     if (path.startsWith('/3/')) return api(req, res, path.slice(3), url.searchParams);
@@ -172,6 +183,8 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       setImmediate(() => {
         catalogue.byGenre('movie');
         catalogue.byGenre('tv');
+        catalogue.genreMasks('movie');
+        catalogue.genreMasks('tv');
         prepareSearch(catalogue);
       }),
     );
@@ -180,6 +193,7 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
   Object.defineProperty(server, 'catalogueInfo', {
     value: catalogue ? { mode: 'embedded', titles: catalogue.size } : { mode: 'proxy', titles: 0, upstream },
   });
+  server.cacheStats = () => ({ entries: bodies.size, bytes: bodies.bytes });
   return server;
 }
 
@@ -189,4 +203,13 @@ function parseUrl(raw: string | undefined): URL {
   } catch {
     throw new HttpError(errors.notFound);
   }
+}
+
+/** Loopback names, on any port: the local site reaches the service by them. */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+
+/** Which Host header values may name this service in the URLs it hands out. */
+function hostPolicy(listed: readonly string[] = []): (host: string) => boolean {
+  const exact = new Set(listed.map((host) => host.trim().toLowerCase()).filter(Boolean));
+  return (host) => LOOPBACK_HOST.test(host) || exact.has(host.toLowerCase());
 }

@@ -1,9 +1,9 @@
 // A member for the members' pages: an account in the Auth emulator (its REST API, as
 // e2e/support/members.ts does) and a signed-in browser state to start each cold run from.
 import { randomUUID } from 'node:crypto';
-import { SITE } from './site.mjs';
+import { site, SITE } from './site.mjs';
 
-const EMULATOR = 'http://127.0.0.1:9099';
+const EMULATOR = site.runtimeConfig().authEmulatorUrl;
 
 export async function createMember() {
   const member = { email: `bench-${randomUUID().slice(0, 8)}@example.com`, password: 'correct-horse-42' };

@@ -2,9 +2,12 @@
 // `node scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
 // the Auth emulator (Java) and everything else it spawned.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { buildIfNeeded, root } from '../../scripts/build.mjs';
 
-export const SITE = 'http://localhost:8080';
+/** The site table (ports, origins, runtime documents) `npm start` serves by. */
+export const site = createRequire(import.meta.url)('../../scripts/site.cjs');
+export const SITE = site.siteUrl();
 const READY_URL = `${SITE}/config.json`;
 const READY_LINE = /Netnet is ready on/;
 

@@ -10,15 +10,15 @@ import { root } from '../../scripts/build.mjs';
 import { createMember, memberState } from './member.mjs';
 import { DEVICE, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
 import { median, printReport, writeResults } from './report.mjs';
-import { startSite } from './site.mjs';
+import { site, startSite } from './site.mjs';
 
 import chromiumLaunch from '../chromium.json' with { type: 'json' };
 
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
 const CHROMIUM_FLAGS = chromiumLaunch.args;
 const FEATURED_TITLE = 604;
-const CATALOGUE = 'http://localhost:7070/3';
-const TITLE_ORIGIN = 'http://localhost:3003';
+const CATALOGUE = `${site.runtimeConfig().catalogueUrl}/3`;
+const TITLE_ORIGIN = site.origin('remote-title');
 
 function options(argv) {
   const runsAt = argv.indexOf('--runs');

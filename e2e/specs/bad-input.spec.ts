@@ -5,6 +5,7 @@ import { fallback } from '../support/areas';
 import { navigateInApp } from '../support/navigate';
 import { scriptPayloads, watchForInjectedScripts, type ScriptWatch } from '../support/scriptCanary';
 import { putRecords, readRecords, replaceWithEmptyDatabase } from '../support/netnetStore';
+import { authEmulatorUrl, siteUrl } from '../support/site';
 
 // Bad input everywhere a member or a link can put it — form fields, the search box, route and
 // query parameters, and what is stored in the browser: each gets a clear message or a safe
@@ -81,7 +82,7 @@ test.describe('form fields', () => {
   for (const form of forms) {
     test(`${form.name}: every email and password in the matrix gets its message, and nothing is sent`, async ({ page }) => {
       let authCalls = 0;
-      await page.route('http://127.0.0.1:9099/**', (route) => {
+      await page.route(`${authEmulatorUrl}/**`, (route) => {
         authCalls++;
         return route.continue();
       });
@@ -147,7 +148,7 @@ test.describe('form fields', () => {
   test('members-only routes with bad ids send a visitor to the landing page', async ({ page }) => {
     for (const path of ['/title/abc', '/tv/<script>__netnetCanary()</script>', '/title/-1']) {
       await page.goto(path);
-      await expect(page).toHaveURL(/localhost:8080\/$/);
+      await expect(page).toHaveURL(`${siteUrl}/`);
       await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();
     }
   });

@@ -1,4 +1,6 @@
-import { test, expect, origins } from '../support/test';
+import { test, expect } from '../support/test';
+import { catalogueJson } from '../support/catalogue';
+import { originOf, siteUrl } from '../support/site';
 import { signInAsNewMember } from '../support/members';
 
 // The composed site: every route renders its remote, one React, no full reloads, isolation.
@@ -6,14 +8,13 @@ import { signInAsNewMember } from '../support/members';
 const FALLBACK = 'This part of Netnet is unavailable right now';
 
 async function firstSeriesId(): Promise<number> {
-  const response = await fetch('http://localhost:7070/3/tv/popular');
-  const body = (await response.json()) as { results: { id: number }[] };
+  const body = await catalogueJson<{ results: { id: number }[] }>('tv/popular');
   return body.results[0]!.id;
 }
 
 test.describe('visitors', () => {
   test('the public screens come from remote-auth and unknown paths lead to /', async ({ page }) => {
-    const fromAuth = page.waitForResponse((r) => r.url().startsWith(origins['remote-auth']));
+    const fromAuth = page.waitForResponse((r) => r.url().startsWith(originOf('remote-auth')));
     await page.goto('/');
     await fromAuth;
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -25,13 +26,13 @@ test.describe('visitors', () => {
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toHaveCount(0);
 
     await page.goto('/no/such/place');
-    await expect(page).toHaveURL(/localhost:8080\/$/);
+    await expect(page).toHaveURL(`${siteUrl}/`);
   });
 
   test('members-only screens send a visitor to the landing page', async ({ page }) => {
     for (const path of ['/browse', '/title/604', '/search?q=x', '/my-list']) {
       await page.goto(path);
-      await expect(page).toHaveURL(/localhost:8080\/$/);
+      await expect(page).toHaveURL(`${siteUrl}/`);
     }
   });
 
@@ -47,7 +48,7 @@ test.describe('members', () => {
   test('every member route renders its own remote', async ({ page }) => {
     await signInAsNewMember(page);
     const tvId = await firstSeriesId();
-    const table: [string, keyof typeof origins][] = [
+    const table: [string, string][] = [
       ['/browse', 'remote-browse'],
       ['/movies', 'remote-browse'],
       ['/series', 'remote-browse'],
@@ -59,7 +60,7 @@ test.describe('members', () => {
       [`/tv/${tvId}`, 'remote-title'],
     ];
     for (const [path, remote] of table) {
-      const fromRemote = page.waitForResponse((r) => r.url().startsWith(origins[remote]));
+      const fromRemote = page.waitForResponse((r) => r.url().startsWith(originOf(remote)));
       await page.goto(path);
       await fromRemote;
       await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
@@ -140,7 +141,7 @@ test.describe('members', () => {
 
   test('with remote-title down, the rest of the site works and Retry recovers', async ({ page }) => {
     await signInAsNewMember(page);
-    await page.route(`${origins['remote-title']}/**`, (route) => route.abort('connectionrefused'));
+    await page.route(`${originOf('remote-title')}/**`, (route) => route.abort('connectionrefused'));
     await page.goto('/title/604');
     await expect(page.getByRole('alert')).toContainText(FALLBACK);
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
@@ -152,7 +153,7 @@ test.describe('members', () => {
 
     await page.goBack();
     await expect(page.getByRole('alert')).toContainText(FALLBACK);
-    await page.unroute(`${origins['remote-title']}/**`);
+    await page.unroute(`${originOf('remote-title')}/**`);
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByText(FALLBACK)).toHaveCount(0);
     await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();

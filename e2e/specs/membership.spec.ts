@@ -1,5 +1,6 @@
 import { test, expect } from '../support/test';
 import { createMember, newMemberDetails, setEnumerationProtection, signIn } from '../support/members';
+import { siteUrl } from '../support/site';
 
 // Sign-up, sign-in, guards and sign-out against the real Firebase SDK and the Auth emulator.
 
@@ -96,15 +97,15 @@ test('a signed-in member is kept away from the public screens and can sign out',
 
   await page.getByRole('button', { name: 'Profile menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out of Netnet' }).click();
-  await expect(page).toHaveURL(/localhost:8080\/$/);
+  await expect(page).toHaveURL(`${siteUrl}/`);
   await page.goto('/browse');
-  await expect(page).toHaveURL(/localhost:8080\/$/);
+  await expect(page).toHaveURL(`${siteUrl}/`);
 });
 
 test('a deep link opened while signed out continues there after signing up', async ({ page }) => {
   const member = newMemberDetails();
   await page.goto('/my-list');
-  await expect(page).toHaveURL(/localhost:8080\/$/);
+  await expect(page).toHaveURL(`${siteUrl}/`);
   await page.getByLabel('Email address', { exact: true }).fill(member.email);
   await page.getByLabel('Password', { exact: true }).fill(member.password);
   await page.getByRole('button', { name: 'Get Started' }).click();

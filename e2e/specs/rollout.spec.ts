@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
 import { bucketOf } from '../../shell/src/rollout/bucket';
+import { authEmulatorUrl, exactly, siteUrl } from '../support/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout
 // CLIs, real production builds, the site's CDN for releases (:8090) and the shell as built. The
@@ -56,7 +58,7 @@ function digest(dir: string): string {
 async function memberInBucket(canary: boolean): Promise<TestMember> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const details = newMemberDetails();
-    const response = await fetch('http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key', {
+    const response = await fetch(`${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ ...details, returnSecureToken: true }),
@@ -175,6 +177,122 @@ test('QA pins a version for this browser, sees a banner, and clears it', async (
 
   expect(await openSearch(page, `&remote.${REMOTE}=clear`)).toMatchObject({ version: STABLE, channel: 'stable' });
   await expect(banner).toHaveCount(0);
+});
+
+/**
+ * Changes one byte of a published file, as an attacker on the CDN might: in the source-map comment,
+ * so the file still runs if nothing checks it. Its precompressed copies change with it (the server
+ * prefers them). Returns the undo.
+ */
+function tamper(file: string): () => void {
+  const original = readFileSync(file);
+  const at = original.indexOf('sourceMappingURL=');
+  if (at < 0) throw new Error(`${file} has no source-map comment to alter`);
+  const altered = Buffer.from(original);
+  altered[at + 'sourceMappingUR'.length] = 'M'.charCodeAt(0); // sourceMappingURL= → sourceMappingURM=
+  const copies: [string, Buffer, (content: Buffer) => Buffer][] = [
+    [`${file}.br`, Buffer.alloc(0), brotliCompressSync],
+    [`${file}.gz`, Buffer.alloc(0), gzipSync],
+  ];
+  writeFileSync(file, altered);
+  for (const copy of copies) {
+    if (!existsSync(copy[0])) continue;
+    copy[1] = readFileSync(copy[0]);
+    writeFileSync(copy[0], copy[2](altered));
+  }
+  return () => {
+    writeFileSync(file, original);
+    for (const [path, content] of copies) if (content.length) writeFileSync(path, content);
+  };
+}
+
+/** A release's container and the chunk of its Search page. */
+function releaseFiles(version: string): { entry: string; chunk: string } {
+  const release = join(deployDir, REMOTE, version);
+  const chunk = readdirSync(release).find((name) => /^__federation_expose_Search\.[0-9a-f]+\.js$/.test(name));
+  if (!chunk) throw new Error(`no Search chunk in ${release}`);
+  return { entry: join(release, 'remoteEntry.js'), chunk: join(release, chunk) };
+}
+
+test('a canary whose container or page chunk changed after publishing never runs: stable loads instead, reported', async ({ page }) => {
+  const failedScripts: string[] = [];
+  page.on('console', (message) => /integrity/i.test(message.text()) && failedScripts.push(message.text()));
+  await useSpecRollout(page);
+  await signIn(page, inCanary);
+
+  for (const which of ['entry', 'chunk'] as const) {
+    const undo = tamper(releaseFiles(CANARY)[which]);
+    try {
+      expect(await openSearch(page), `canary with its ${which} changed`).toMatchObject({
+        version: STABLE,
+        channel: 'stable',
+        buildVersion: STABLE,
+        fellBackFrom: { version: CANARY, channel: 'canary' },
+      });
+      await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable, canary ${CANARY} failed)`);
+      const seen = await events(page);
+      expect(seen.fallbacks).toEqual([expect.objectContaining({ remote: REMOTE, stable: STABLE, failed: { version: CANARY, channel: 'canary' } })]);
+      expect(seen.outages).toEqual([]);
+    } finally {
+      undo();
+    }
+  }
+  // The browser refused the changed files for their digest, not for anything else.
+  expect(failedScripts.some((text) => text.includes('remoteEntry.js'))).toBe(true);
+  expect(failedScripts.some((text) => text.includes('__federation_expose_Search'))).toBe(true);
+
+  // Untouched again, the canary loads as before.
+  expect(await openSearch(page)).toMatchObject({ version: CANARY, channel: 'canary' });
+});
+
+test("a stable release whose page chunk changed shows the area's fallback with Retry, reported as an outage", async ({ page }) => {
+  await useSpecRollout(page);
+  await signIn(page, outOfCanary);
+  const undo = tamper(releaseFiles(STABLE).chunk);
+  try {
+    await page.goto('/search?debug');
+    await expect(page.getByText('This part of Netnet is unavailable right now')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    // The header and navigation still work.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect.poll(async () => (await events(page)).outages).toEqual([expect.objectContaining({ remote: 'remote_search' })]);
+    expect((await events(page)).fallbacks).toEqual([]);
+  } finally {
+    undo();
+  }
+});
+
+test('a pin to a rolled-back release is refused, and pins never stay in the address bar or a shared link', async ({ page, context }) => {
+  await useSpecRollout(page);
+  await signIn(page, outOfCanary);
+  await cli('rollout', 'rollback', REMOTE); // the canary is rolled back: published, but not pinnable
+  try {
+    const banner = page.getByRole('status').filter({ hasText: 'pinnable' });
+    expect(await openSearch(page, `&remote.${REMOTE}=${CANARY}`)).toMatchObject({ version: STABLE, channel: 'stable' });
+    await expect(banner).toHaveText(`Not pinnable here: remote-search ${CANARY}. This page loads what members get.`);
+    expect(page.url()).toBe(`${siteUrl}/search?debug`);
+    // Not kept either: the next load is a member's ordinary load.
+    expect(await openSearch(page)).toMatchObject({ version: STABLE, channel: 'stable' });
+    await expect(banner).toHaveCount(0);
+  } finally {
+    await cli('rollout', 'canary', REMOTE, CANARY, '--percent', '50');
+  }
+
+  // A pin that is allowed works, yet leaves the address bar at once: what is shared is the plain page.
+  await context.route(/^https:\/\/(web|api)\.whatsapp\.com\//, (route) => route.fulfill({ body: 'shared' }));
+  await page.goto(`/title/604?remote.${REMOTE}=${CANARY}&qa-token=1999999999.${'a'.repeat(43)}`);
+  await expect(page.getByRole('status').filter({ hasText: 'QA overrides active' })).toContainText(`remote-search ${CANARY}`);
+  expect(page.url()).toBe(`${siteUrl}/title/604`);
+  await page.getByRole('button', { name: 'Share' }).click();
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('dialog', { name: 'Share to ...' }).getByRole('button', { name: 'WhatsApp' }).click();
+  const popup = await popupOpened;
+  const text = new URL(popup.url()).searchParams.get('text') ?? '';
+  expect(text).toMatch(new RegExp(` ${exactly(siteUrl)}/title/604$`));
+  await popup.close();
+  // Clear leaves nothing pinned.
+  await page.getByRole('button', { name: 'Clear overrides' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'QA overrides active' })).toHaveCount(0);
 });
 
 test('a broken canary falls back to stable within the same load, with no error shown, and is reported', async ({ page }) => {

@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/test';
 import { signInAsNewMember } from '../support/members';
+import { catalogueJson } from '../support/catalogue';
 
 // Search against the embedded catalogue: real names in, the right links out, and the query in the URL.
-
-const CATALOGUE = 'http://localhost:7070/3';
 
 interface Listed {
   id: number;
@@ -15,9 +14,7 @@ interface Listed {
 
 /** A popular title that search can show (it has a backdrop), with its display name. */
 async function popular(type: 'movie' | 'tv', fits: (name: string) => boolean = () => true) {
-  const response = await fetch(`${CATALOGUE}/${type}/popular`);
-  expect(response.ok).toBe(true);
-  const { results } = (await response.json()) as { results: Listed[] };
+  const { results } = await catalogueJson<{ results: Listed[] }>(`${type}/popular`);
   const titles = results.map((t) => ({ id: t.id, name: (type === 'movie' ? t.title : t.name) ?? '', backdrop: t.backdrop_path }));
   const title = titles.find((t) => t.backdrop && fits(t.name));
   if (!title) throw new Error(`no popular ${type} with a backdrop to search for`);

@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/test';
 import { signInAsNewMember } from '../support/members';
+import { catalogueJson } from '../support/catalogue';
+import { readRecords, type StoreName } from '../support/netnetStore';
+import { catalogueApi, exactly } from '../support/site';
 
 // The title area (remote-title): /title/:id and /tv/:id against the embedded catalogue.
-
-const CATALOGUE = 'http://localhost:7070/3';
 
 interface Details {
   id: number;
@@ -18,42 +19,25 @@ interface Details {
   overview: string;
 }
 
-async function catalogueJson<T>(path: string): Promise<T> {
-  const response = await fetch(`${CATALOGUE}/${path}`);
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
-
 const firstSeries = async () => (await catalogueJson<{ results: Details[] }>('tv/popular')).results[0]!;
 
 /** The member's records for one store, straight from IndexedDB. */
-function storedRecords(page: Page, store: 'titles' | 'rated') {
-  return page.evaluate(
-    (name) =>
-      new Promise<Array<{ uid: string; type: string; id: number; name?: string }>>((resolve, reject) => {
-        const open = indexedDB.open('netnet', 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction(name).objectStore(name).getAll();
-          all.onsuccess = () => {
-            resolve(all.result);
-            db.close();
-          };
-          all.onerror = () => reject(all.error);
-        };
-      }),
-    store,
-  );
-}
+const storedRecords = (page: Page, store: StoreName) =>
+  readRecords(page, store) as Promise<Array<{ uid: string; type: string; id: number; name?: string }>>;
 
-const runtimeText = (minutes: number) =>
-  [Math.floor(minutes / 60) ? `${Math.floor(minutes / 60)}h` : '', minutes % 60 ? `${minutes % 60}m` : ''].filter(Boolean).join(' ');
+/** The page's details call answers with the catalogue's body, `changes` laid over it. */
+async function withDetails(page: Page, path: string, changes: Partial<Details>) {
+  await page.route(new RegExp(`^${exactly(catalogueApi)}/${path}\\?`), async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...((await response.json()) as Details), ...changes } });
+  });
+}
 
 test.describe('title pages', () => {
   test('a movie page shows its details, credits and similar titles', async ({ page }) => {
     await signInAsNewMember(page);
     const movie = await catalogueJson<Details>('movie/604?language=en-US');
+    await withDetails(page, 'movie/604', { runtime: 138 });
     await page.goto('/title/604');
     const main = page.getByRole('main');
 
@@ -61,7 +45,7 @@ test.describe('title pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
     await expect(main.getByText(`${Math.round(movie.vote_average * 10)}% match`)).toBeVisible();
     await expect(main.getByText(movie.release_date!.slice(0, 4), { exact: true })).toBeVisible();
-    await expect(main.getByText(runtimeText(movie.runtime!), { exact: true })).toBeVisible();
+    await expect(main.getByText('2h 18m', { exact: true })).toBeVisible();
     await expect(main.getByText('HD', { exact: true })).toBeVisible();
     await expect(main.getByText(movie.overview)).toBeVisible();
     await expect(main.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
@@ -189,11 +173,12 @@ test.describe('title pages', () => {
     await signInAsNewMember(page);
     const summary = await firstSeries();
     const series = await catalogueJson<Details>(`tv/${summary.id}?language=en-US`);
+    await withDetails(page, `tv/${series.id}`, { episode_run_time: [60] });
     await page.goto(`/tv/${series.id}`);
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(series.name!);
     await expect(main.getByText(series.first_air_date!.slice(0, 4), { exact: true })).toBeVisible();
-    await expect(main.getByText(runtimeText(series.episode_run_time![0]!), { exact: true })).toBeVisible();
+    await expect(main.getByText('1h', { exact: true })).toBeVisible();
     const similar = main.getByRole('region', { name: 'More like this' });
     await expect(similar.getByRole('link').first()).toHaveAttribute('href', /^\/tv\/\d+$/);
     await expect(main.getByRole('region', { name: 'Popular series' }).getByRole('link').first()).toHaveAttribute(
@@ -231,7 +216,7 @@ test.describe('title pages', () => {
     expect(url.origin + url.pathname).toBe('https://web.whatsapp.com/send');
     expect(url.searchParams.get('text')).toBe(`Seen "${movie.title}" on Netnet yet? ${page.url()}`);
     await expect(dialog).toHaveCount(0);
-    // SPEC §9: WhatsApp's popup is 550x400.
+    // WhatsApp's popup is 550x400 (docs/product.md#limits-and-constants).
     expect(await popup.evaluate(() => [window.outerWidth, window.outerHeight])).toEqual([550, 400]);
     await popup.close();
 

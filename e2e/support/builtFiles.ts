@@ -1,10 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { webApps } from './site';
+
+export { webApps };
 
 // The files the site serves, read from disk: what a browser (or an attacker) can download.
 
 export const root = join(__dirname, '..', '..');
-export const webApps = ['shell', 'remote-auth', 'remote-browse', 'remote-title', 'remote-search'] as const;
 
 const TEXT = /\.(js|mjs|css|html|json|map|txt|svg)$/;
 
@@ -65,15 +67,4 @@ export function inlineScriptsIn(html: string): string[] {
     .map(([tag]) => tag.slice(0, 80));
   const handlers = [...html.matchAll(/<[^>]+\son[a-z]+\s*=/gi)].map(([tag]) => tag.slice(0, 80));
   return [...inline, ...handlers];
-}
-
-/** Source files that write raw HTML into the page (XSS sinks) or evaluate strings as code. */
-export function rawHtmlSinks(files: string[]): string[] {
-  const sink = /dangerouslySetInnerHTML|\.innerHTML\s*=|\.outerHTML\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(/;
-  return files.filter((file) => sink.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file));
-}
-
-export function sourceFiles(): string[] {
-  const dirs = ['shared', ...webApps].map((app) => join(root, app, 'src'));
-  return dirs.flatMap((dir) => [...walk(dir)].filter((path) => /\.(ts|tsx|js|jsx)$/.test(path)));
 }

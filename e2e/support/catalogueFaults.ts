@@ -1,9 +1,8 @@
 import type { BrowserContext, Page, Route } from '@playwright/test';
+import { catalogueUrl } from './site';
 
 // Catalogue failures injected on the catalogue's API only (/3/…): images keep loading, so what
 // changes on screen is what the member sees when the data itself cannot be had.
-
-export const CATALOGUE = 'http://localhost:7070';
 
 export type CatalogueFault = '500' | 'malformed JSON' | 'timeout' | '429';
 
@@ -33,7 +32,7 @@ export async function breakCatalogue(
 ): Promise<BrokenCatalogue> {
   const seen: { path: string; at: number }[] = [];
   const held: Route[] = [];
-  const matches = (url: URL) => url.origin === CATALOGUE && url.pathname.startsWith('/3/') && (!only || only.test(url.pathname + url.search));
+  const matches = (url: URL) => url.origin === catalogueUrl && url.pathname.startsWith('/3/') && (!only || only.test(url.pathname + url.search));
 
   const handler = async (route: Route) => {
     const url = new URL(route.request().url());

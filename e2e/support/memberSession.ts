@@ -1,5 +1,6 @@
 import { test as base, expect } from './test';
 import { createMember, signIn, type TestMember } from './members';
+import { siteUrl } from './site';
 
 // A member signed in once per worker, its browser storage (Firebase keeps the session in
 // IndexedDB) copied into every test's fresh context: each test opens a members' page directly
@@ -11,7 +12,7 @@ export const test = base.extend<{ member: TestMember }, { memberSession: { membe
   memberSession: [
     async ({ browser }, use) => {
       const member = await createMember();
-      const context = await browser.newContext({ baseURL: 'http://localhost:8080' });
+      const context = await browser.newContext({ baseURL: siteUrl });
       const page = await context.newPage();
       await signIn(page, member);
       await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();

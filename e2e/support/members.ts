@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
+import { authEmulatorUrl } from './site';
 
 // Members are real accounts in the Firebase Auth emulator, created through its REST API
 // (the same one the SDK calls) so each test starts from a known member.
-const EMULATOR = 'http://127.0.0.1:9099';
 const PROJECT = 'demo-netnet';
 
 export interface TestMember {
@@ -18,7 +18,7 @@ export const newMemberDetails = (): TestMember => ({
 
 export async function createMember(member: TestMember = newMemberDetails()): Promise<TestMember> {
   const response = await fetch(
-    `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key`,
+    `${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key`,
     {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -29,9 +29,9 @@ export async function createMember(member: TestMember = newMemberDetails()): Pro
   return member;
 }
 
-/** Email-enumeration protection: on, sign-in errors become auth/invalid-credential (DESIGN §6). */
+/** Email-enumeration protection: on, sign-in errors become auth/invalid-credential (docs/architecture.md#auth). */
 export async function setEnumerationProtection(enabled: boolean): Promise<void> {
-  const response = await fetch(`${EMULATOR}/emulator/v1/projects/${PROJECT}/config`, {
+  const response = await fetch(`${authEmulatorUrl}/emulator/v1/projects/${PROJECT}/config`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ emailPrivacyConfig: { enableImprovedEmailPrivacy: enabled } }),

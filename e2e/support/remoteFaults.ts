@@ -1,10 +1,11 @@
 import type { Page, Route } from '@playwright/test';
-import { origins } from './test';
+import { originOf } from './site';
 
 // Ways a remote can be unavailable, injected on its own origin only: the shell, the catalogue and
 // the other remotes are untouched, which is what failure isolation has to prove.
 
-export type RemoteName = keyof typeof origins;
+/** A remote named as in scripts/site.cjs ('remote-title'). */
+export type RemoteName = string;
 
 export const remoteFaults = ['connection refused', 'manifest 404', 'chunk 500', 'chunk throws', 'entry hangs'] as const;
 export type RemoteFault = (typeof remoteFaults)[number] | 'manifest hangs' | 'entry throws';
@@ -36,7 +37,7 @@ const targets: Record<RemoteFault, (path: string) => boolean> = {
 };
 
 export async function breakRemote(page: Page, remote: RemoteName, fault: RemoteFault): Promise<InjectedFault> {
-  const origin = origins[remote];
+  const origin = originOf(remote);
   const targeted = targets[fault];
   const matches = (url: URL) => url.origin === origin && targeted(url.pathname);
   const held: Route[] = [];

@@ -13,6 +13,11 @@ export async function installTabVisibility(page: Page): Promise<void> {
   });
 }
 
+/** Resolves once the page has handled what it was just told: two frames, time for React to commit. */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 export async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
   await page.evaluate((value) => (window as unknown as { __setTabHidden: (hidden: boolean) => void }).__setTabHidden(value), hidden);
 }

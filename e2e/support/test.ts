@@ -19,11 +19,3 @@ export const test = base.extend<{ pageErrors: string[]; expectedPageErrors: RegE
 });
 
 export { expect };
-
-/** The origins of the composed site (scripts/site.cjs). */
-export const origins = {
-  'remote-auth': 'http://localhost:3001',
-  'remote-browse': 'http://localhost:3002',
-  'remote-title': 'http://localhost:3003',
-  'remote-search': 'http://localhost:3004',
-} as const;

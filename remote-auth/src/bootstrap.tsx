@@ -1,13 +1,5 @@
-import { renderStandalone } from '@netnet/shared';
-import Landing from './pages/Landing';
-import Login from './pages/Login';
+import { renderStandalone } from '@netnet/shared/standalone';
+import { pageModules } from './pages';
 
 // Runs this remote on its own page, without the shell (npm run dev -w remote-auth).
-void renderStandalone({
-  name: 'remote-auth',
-  asMember: false,
-  pages: {
-    '/': Landing,
-    '/login': Login,
-  },
-});
+void renderStandalone('remote-auth', pageModules);

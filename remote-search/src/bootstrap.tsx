@@ -1,11 +1,5 @@
-import { renderStandalone } from '@netnet/shared';
-import Search from './pages/Search';
+import { renderStandalone } from '@netnet/shared/standalone';
+import { pageModules } from './pages';
 
 // Runs this remote on its own page, without the shell (npm run dev -w remote-search).
-void renderStandalone({
-  name: 'remote-search',
-  asMember: true,
-  pages: {
-    '/search': Search,
-  },
-});
+void renderStandalone('remote-search', pageModules);

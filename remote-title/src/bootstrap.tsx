@@ -1,13 +1,5 @@
-import { renderStandalone } from '@netnet/shared';
-import MovieDetail from './pages/MovieDetail';
-import SeriesDetail from './pages/SeriesDetail';
+import { renderStandalone } from '@netnet/shared/standalone';
+import { pageModules } from './pages';
 
 // Runs this remote on its own page, without the shell (npm run dev -w remote-title).
-void renderStandalone({
-  name: 'remote-title',
-  asMember: true,
-  pages: {
-    '/title/:id': MovieDetail,
-    '/tv/:id': SeriesDetail,
-  },
-});
+void renderStandalone('remote-title', pageModules);

@@ -5,6 +5,28 @@ import { isPercent } from './rolloutFile.mjs';
 
 const clone = (rollout) => structuredClone(rollout);
 
+// Versions taken back for a defect stay listed (rolledBack), so QA cannot pin them by accident
+// (scripts/deploy/remoteMap.mjs); choosing one again on purpose takes it off the list.
+function rolledBackExcept(plan, version) {
+  const list = (plan?.rolledBack ?? []).filter((earlier) => earlier !== version);
+  return list.length ? { rolledBack: list } : {};
+}
+
+const withRolledBack = (plan, version) => ({ rolledBack: [...(plan.rolledBack ?? []).filter((v) => v !== version), version] });
+
+// `--percent`: a whole number from 0 to 100 in plain decimal digits, "%" allowed after it. Nothing
+// Number() would also read (" 5", "0x10", "1e1", "10.5", "+5", "05") — a share is typed by a
+// person, and a typo must be refused, not turned into another share.
+const PERCENT = /^(?:100|[1-9]?[0-9])%?$/;
+
+/** The percent typed after --percent, or a DeployError saying what is accepted. */
+export function parsePercent(text) {
+  if (typeof text !== 'string' || !PERCENT.test(text)) {
+    throw new DeployError(`--percent takes a whole number from 0 to 100, like 10 (got "${text ?? ''}").`);
+  }
+  return Number.parseInt(text, 10);
+}
+
 function assertPublished(remote, version, env) {
   assertVersion(version);
   if (!isPublished(remote, version, env)) {
@@ -31,6 +53,7 @@ export function setStable(rollout, remote, version, env = process.env) {
     stable: version,
     ...(plan?.canary && plan.canary.version !== version ? { canary: plan.canary } : {}),
     history: plan ? [...(plan.history ?? []), plan.stable] : [],
+    ...rolledBackExcept(plan, version),
   };
   return next;
 }
@@ -44,6 +67,8 @@ export function setCanary(rollout, remote, version, percent, env = process.env) 
   const plan = planOf(next, remote);
   if (plan.stable === version) throw new DeployError(`${remote} ${version} is the stable release; a canary must be another version.`);
   plan.canary = { version, percent };
+  delete plan.rolledBack;
+  Object.assign(plan, rolledBackExcept(planOf(rollout, remote), version));
   return next;
 }
 
@@ -53,7 +78,11 @@ export function promote(rollout, remote) {
   const next = clone(rollout);
   const plan = planOf(next, remote);
   if (!plan.canary) throw new DeployError(`${remote} has no canary to promote.`);
-  next.remotes[remote] = { stable: plan.canary.version, history: [...(plan.history ?? []), plan.stable] };
+  next.remotes[remote] = {
+    stable: plan.canary.version,
+    history: [...(plan.history ?? []), plan.stable],
+    ...rolledBackExcept(plan, plan.canary.version),
+  };
   return next;
 }
 
@@ -63,6 +92,7 @@ export function rollback(rollout, remote, env = process.env) {
   const next = clone(rollout);
   const plan = planOf(next, remote);
   if (plan.canary) {
+    Object.assign(plan, withRolledBack(plan, plan.canary.version));
     delete plan.canary;
     return next;
   }
@@ -70,6 +100,6 @@ export function rollback(rollout, remote, env = process.env) {
   const previous = history.pop();
   if (!previous) throw new DeployError(`${remote} has no canary and no earlier stable release to roll back to.`);
   assertPublished(remote, previous, env);
-  next.remotes[remote] = { stable: previous, history };
+  next.remotes[remote] = { stable: previous, history, ...withRolledBack(plan, plan.stable) };
   return next;
 }

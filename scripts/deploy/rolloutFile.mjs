@@ -2,8 +2,21 @@
 // optional canary { version, percent } and the history of earlier stables (newest last), so a
 // rollback can step back. A remote the file leaves out is served from its own build, as before
 // anything was released.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { assertRemote, DeployError, deployDir, isVersion } from './tree.mjs';
 
 const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -43,6 +56,13 @@ export function validateRollout(value, source = 'the rollout file') {
     if (plan.history !== undefined && !(Array.isArray(plan.history) && plan.history.every(isVersion))) {
       fail(`${remote}'s history must be a list of versions`);
     }
+    if (plan.rolledBack !== undefined && !(Array.isArray(plan.rolledBack) && plan.rolledBack.every(isVersion))) {
+      fail(`${remote}'s rolledBack must be a list of versions`);
+    }
+  }
+  // Pin policy (scripts/deploy/remoteMap.mjs): both optional, set by hand.
+  for (const flag of ['production', 'pinRolledBack']) {
+    if (value[flag] !== undefined && typeof value[flag] !== 'boolean') fail(`"${flag}" must be true or false`);
   }
   return value;
 }
@@ -62,13 +82,103 @@ export function readRollout(environment, env = process.env) {
   return validateRollout(parsed, path);
 }
 
-/** Writes beside the file and renames over it: a reader never sees half a rollout. */
+/**
+ * Writes beside the file and renames over it: a reader never sees half a rollout. The new
+ * content is on disk before the rename (fsync of the file) and the rename itself is on disk
+ * before we say "written" (fsync of the folder), so a crash leaves the old rollout or the new one.
+ * Call it through updateRollout, which holds the lock.
+ */
 export function writeRollout(environment, rollout, env = process.env) {
   const path = rolloutPath(environment, env);
   validateRollout(rollout, 'the new rollout');
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(rollout, null, 2)}\n`);
-  renameSync(temporary, path);
+  const file = openSync(temporary, 'w');
+  try {
+    writeSync(file, `${JSON.stringify(rollout, null, 2)}\n`);
+    fsyncSync(file);
+  } finally {
+    closeSync(file);
+  }
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  const folder = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
   return path;
+}
+
+const LOCK_WAIT_MS = 10_000;
+const LOCK_POLL_MS = 25;
+
+function processIsGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return error.code === 'ESRCH';
+  }
+}
+
+/** The lock's content when its holder died without removing it (same machine only), else null. */
+function staleLock(lock) {
+  let content;
+  try {
+    content = readFileSync(lock, 'utf8');
+  } catch {
+    return null; // just released: try again
+  }
+  let holder;
+  try {
+    holder = JSON.parse(content);
+  } catch {
+    return null; // being written by its holder right now
+  }
+  return holder?.host === hostname() && Number.isInteger(holder.pid) && processIsGone(holder.pid) ? content : null;
+}
+
+/**
+ * Read-change-write of an environment's rollout under an exclusive lock (rollout.<env>.json.lock,
+ * created with O_EXCL), so two commands at once never lose a change: the second waits for the
+ * first and applies its change to the first one's result. A lock left by a command that died is
+ * taken over; one held longer than LOCK_WAIT_MS by a live command fails this one loudly.
+ * `change` gets the current rollout (null when there is none) and returns the new one.
+ */
+export async function updateRollout(environment, change, env = process.env) {
+  const path = rolloutPath(environment, env);
+  const lock = `${path}.lock`;
+  mkdirSync(dirname(path), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const file = openSync(lock, 'wx');
+      writeSync(file, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+      closeSync(file);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const stale = staleLock(lock);
+    // Removed only if it is still the very lock judged stale, not one a faster waiter just took.
+    if (stale !== null && staleLock(lock) === stale) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new DeployError(`another rollout command is changing ${environment} (${lock} is held); nothing was changed. Try again.`);
+    }
+    await sleep(LOCK_POLL_MS);
+  }
+  try {
+    return writeRollout(environment, change(readRollout(environment, env)), env);
+  } finally {
+    unlinkSync(lock);
+  }
 }

@@ -3,16 +3,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import semver from 'semver';
 
 const site = createRequire(import.meta.url)('../site.cjs');
 
 /** A mistake of the person at the keyboard: printed as one line, exit code 1. */
 export class DeployError extends Error {}
 
-// Semantic versions only: they name folders and URLs, and they sort.
-const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
-
-export const isVersion = (value) => typeof value === 'string' && VERSION.test(value);
+// The one version rule (the shell applies the same one, shell/src/federation/version.ts): a
+// semantic version exactly as semver writes it, so "v1.0.0", " 1.0.0" and build metadata
+// ("1.0.0+x", which semver ignores when comparing) are refused — a version names one folder and URL.
+export const isVersion = (value) => typeof value === 'string' && semver.valid(value) === value;
 
 export function assertRemote(remote) {
   if (!site.remotes.includes(remote)) {
@@ -40,15 +41,18 @@ export function publishedVersions(remote, env = process.env) {
     .sort(compareVersions);
 }
 
-export function compareVersions(a, b) {
-  const [, ...pa] = VERSION.exec(a);
-  const [, ...pb] = VERSION.exec(b);
-  for (let i = 0; i < 3; i += 1) {
-    if (Number(pa[i]) !== Number(pb[i])) return Number(pa[i]) - Number(pb[i]);
-  }
-  // A pre-release sorts before its release (1.4.0-rc.1 < 1.4.0).
-  if (pa[3] === pb[3]) return 0;
-  if (pa[3] === undefined) return 1;
-  if (pb[3] === undefined) return -1;
-  return pa[3].localeCompare(pb[3], 'en', { numeric: true });
+/** SemVer precedence: a pre-release sorts before its release (1.4.0-rc.1 < 1.4.0). */
+export const compareVersions = (a, b) => semver.compare(a, b);
+
+// deploy/<remote>/<version>/<file>, after scripts/staticFiles.mjs has refused dot segments.
+const RELEASE_FILE = /^\/([^/]+)\/([^/]+)\/./;
+
+/**
+ * What the releases origin may serve: files of finished releases only — a known remote, a valid
+ * version, its mf-manifest.json in place. Not the rollout files, not a staging folder, not a
+ * version folder still being filled by hand.
+ */
+export function isReleaseFile(path, env = process.env) {
+  const [, remote, version] = RELEASE_FILE.exec(path) ?? [];
+  return site.remotes.includes(remote) && isVersion(version) && isPublished(remote, version, env);
 }

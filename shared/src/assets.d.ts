@@ -24,3 +24,7 @@ declare module '*.mp4' {
   const url: string;
   export default url;
 }
+declare module '*.vtt' {
+  const url: string;
+  export default url;
+}

@@ -8,7 +8,7 @@ export interface Member {
   email: string | null;
 }
 
-/** loading → authenticated | anonymous (SPEC §4). */
+/** loading → authenticated | anonymous (docs/product.md#guards-and-redirects). */
 export type AuthState =
   | { status: 'loading' }
   | { status: 'authenticated'; member: Member }
@@ -17,7 +17,7 @@ export type AuthState =
 export const authAtom = atom<AuthState>({ status: 'loading' });
 
 export interface SignUpResult {
-  /** The email already has an account: continue on /login with it prefilled (SPEC §8). */
+  /** The email already has an account: continue on /login with it prefilled (docs/product.md#sign-in-and-sign-up-messages). */
   redirect: boolean;
   error?: string;
 }

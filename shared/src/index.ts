@@ -3,7 +3,7 @@
 import './styles/tokens.scss';
 
 export * from './types';
-export * from './routes';
+export * from './pages';
 export * from './config';
 export * from './router';
 export * from './auth';
@@ -11,8 +11,10 @@ export * from './catalogue';
 export { Spinner } from './ui/Spinner';
 export { Skeleton } from './ui/Skeleton';
 export { Poster } from './ui/Poster';
-export { renderStandalone } from './standalone';
 export * from './store';
 export { MyListButton, type MyListButtonProps } from './ui/MyListButton';
-export { ActionButton, ActionIcon } from './ui/ActionButton';
+export { ActionButton } from './ui/ActionButton';
+export { Icon, icons } from './ui/Icon';
+export { LoadError } from './ui/LoadError';
+export { ErrorBoundary } from './ui/ErrorBoundary';
 export { Notice } from './ui/Notice';

@@ -1,4 +1,4 @@
-// The catalogue's shapes (SPEC §3), as TMDB v3 sends them. Every team reads these.
+// The catalogue's shapes, as TMDB v3 sends them. Every team reads these.
 
 /** 'movie' and 'tv' as they appear in catalogue paths. */
 export type MediaType = 'movie' | 'tv';
@@ -99,19 +99,7 @@ export interface CatalogueErrorBody {
   status_message: string;
 }
 
-/** A row on a browse screen (SPEC §3 "Carousel definition"). */
-export interface RowDefinition {
-  id: number;
-  title: string;
-  type: MediaType;
-}
-
-/** 'MOVIE' / 'SERIES' as the title type of SPEC §3. */
-export type TitleKind = 'MOVIE' | 'SERIES';
-
-export const kindOf = (type: MediaType): TitleKind => (type === 'movie' ? 'MOVIE' : 'SERIES');
-
-/** A saved title ('My list'), stored per member and per media type (DESIGN §8). */
+/** A saved title ('My list'), stored per member and per media type (docs/product.md#local-database). */
 export interface SavedTitle {
   id: number;
   type: MediaType;

@@ -1,33 +1,16 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createStore, Provider } from 'jotai';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { authAtom, type AuthState, MemoryRouter, useLocation } from '@netnet/shared';
+import type { AuthState } from '@netnet/shared';
+import { renderPage, signedIn } from '@netnet/shared/testing';
 import { AppRoutes } from './App';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn() }));
 const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
 
-function Where() {
-  const location = useLocation();
-  return <output aria-label="location">{location.pathname}</output>;
-}
+const renderAt = (path: string, auth: AuthState) => renderPage(<AppRoutes />, { path, auth });
 
-function renderAt(path: string, auth: AuthState) {
-  const store = createStore();
-  store.set(authAtom, auth);
-  render(
-    <Provider store={store}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <Where />
-      </MemoryRouter>
-    </Provider>,
-  );
-  return store;
-}
-
-const member: AuthState = { status: 'authenticated', member: { uid: 'u1', email: 'a@example.com' } };
+const member = signedIn('u1');
 
 beforeEach(() => {
   mockedLoadRemote.mockImplementation(async (id: string) => ({ default: () => <h1>{id}</h1> }));
@@ -46,9 +29,9 @@ it.each([
   ['/title/604', 'remote_auth/Landing', '/'],
   ['/anything/else', 'remote_auth/Landing', '/'],
 ])('a visitor at %s sees %s', async (path, page, finalPath) => {
-  renderAt(path, { status: 'anonymous' });
+  const { where } = renderAt(path, { status: 'anonymous' });
   expect(await screen.findByRole('heading', { name: page })).toBeInTheDocument();
-  expect(screen.getByRole('status', { name: 'location' })).toHaveTextContent(finalPath);
+  expect(where().path).toBe(finalPath);
 });
 
 it.each([
@@ -66,9 +49,9 @@ it.each([
   ['/tv/1399', 'remote_title/SeriesDetail', '/tv/1399'],
   ['/nowhere', 'remote_browse/Browse', '/browse'],
 ])('a member at %s sees %s', async (path, page, finalPath) => {
-  renderAt(path, member);
+  const { where } = renderAt(path, member);
   expect(await screen.findByRole('heading', { name: page })).toBeInTheDocument();
-  expect(screen.getByRole('status', { name: 'location' })).toHaveTextContent(finalPath);
+  expect(where().path).toBe(finalPath);
 });
 
 it('uses the home header on /browse, /movies, /series and the back header elsewhere', async () => {

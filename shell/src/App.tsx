@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { authAtom, BrowserRouter, Navigate, Route, routes, Routes, Spinner } from '@netnet/shared';
+import { authAtom, BrowserRouter, Navigate, redirects, Route, Routes, Spinner } from '@netnet/shared';
 import { MembersOnly, UnknownPath, VisitorsOnly } from './auth/guards';
 import { RemotePage } from './federation/RemotePage';
 import { MemberLayout } from './layout/MemberLayout';
@@ -7,7 +7,7 @@ import { PublicLayout } from './layout/PublicLayout';
 import { memberPages, visitorPages, type PageEntry } from './pages';
 import { RolloutNotices } from './rollout/RolloutNotices';
 
-/** The route table (pages.ts): each page is a remote's, loaded at run time. */
+/** The page table (shared's pages.ts, split by audience in ./pages): each page is a remote's, loaded at run time. */
 export function AppRoutes() {
   const auth = useAtomValue(authAtom);
   if (auth.status === 'loading') return <Spinner centered label="Loading Netnet" />;
@@ -20,7 +20,9 @@ export function AppRoutes() {
       <Route element={<MembersOnly />}>
         <Route element={<MemberLayout />}>
           {memberPages.map(pageRoute)}
-          <Route path="/comming-soon" element={<Navigate to={routes.comingSoon} replace />} />
+          {Object.entries(redirects).map(([from, to]) => (
+            <Route key={from} path={from} element={<Navigate to={to} replace />} />
+          ))}
         </Route>
       </Route>
       <Route path="*" element={<UnknownPath />} />
@@ -28,8 +30,8 @@ export function AppRoutes() {
   );
 }
 
-const pageRoute = ({ path, remote, page }: PageEntry) => (
-  <Route key={path} path={path} element={<RemotePage remote={remote} page={page} />} />
+const pageRoute = ({ path, remote, module }: PageEntry) => (
+  <Route key={path} path={path} element={<RemotePage remote={remote} module={module} />} />
 );
 
 export function App() {

@@ -90,7 +90,7 @@ export function creditsOf(seed: number, title: TitleRecord): CreditsBody {
     }),
   );
 
-  // Exactly one Director, sometimes a pair (DESIGN §8 lists crew whose job is Director).
+  // Exactly one Director, sometimes a pair (the product lists the crew whose job is Director).
   const crewTaken = new Set<number>();
   const directors = people(random, chance(random, 0.15) ? 2 : 1, crewTaken);
   const jobs = crewJobs.filter(() => chance(random, 0.75));

@@ -11,7 +11,7 @@ export interface GenerateOptions {
   today: number;
 }
 
-/** The landing page features this movie (SPEC §9). */
+/** The landing page features this movie (docs/product.md#landing-page). */
 export const FEATURED_MOVIE_ID = 604;
 
 /** The most popular titles always have pictures: the hero and first rows show them. */

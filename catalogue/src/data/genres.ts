@@ -51,7 +51,7 @@ export const tvGenres: readonly Genre[] = [
 export const genresOf = (type: MediaType): readonly Genre[] => (type === 'movie' ? movieGenres : tvGenres);
 
 /**
- * Rows the product shows (SPEC §3) get extra weight so each has plenty of titles even in a
+ * Rows the product shows (docs/product.md#genre-rows) get extra weight so each has plenty of titles even in a
  * small catalogue; the rest still appear.
  */
 export const featuredGenreIds: Record<MediaType, readonly number[]> = {

@@ -2,7 +2,7 @@
 // not stored: they are derived on demand from (seed, type, id), and the secondary indexes are
 // built on first use — which keeps a 100k start fast.
 import { artworkPath } from './artwork';
-import type { MediaType } from './genres';
+import { genresOf, type MediaType } from './genres';
 
 export class TitleRecord {
   /** JSON of the list entry, memoised on first use (lists are served far more often than built). */
@@ -45,6 +45,7 @@ export const byPopularityDesc = (a: TitleRecord, b: TitleRecord): number => b.po
 export class Catalogue {
   private all: TitleRecord[] | undefined;
   private readonly genreIndexes: Partial<Record<MediaType, Map<number, TitleRecord[]>>> = {};
+  private readonly genreMaskIndexes: Partial<Record<MediaType, GenreMasks>> = {};
 
   constructor(
     readonly seed: number,
@@ -67,6 +68,27 @@ export class Catalogue {
   byGenre(type: MediaType): Map<number, TitleRecord[]> {
     return (this.genreIndexes[type] ??= indexByGenre(this.byPopularity[type]));
   }
+
+  /** Each title's genres as a bit set, in popularity order: a genre filter is one integer test a title. */
+  genreMasks(type: MediaType): GenreMasks {
+    return (this.genreMaskIndexes[type] ??= maskGenres(type, this.byPopularity[type]));
+  }
+}
+
+export interface GenreMasks {
+  /** genre id → its bit (a type has fewer than 32 genres). */
+  bitOf: ReadonlyMap<number, number>;
+  /** masks[i]: the genres of byPopularity[type][i]. */
+  masks: Uint32Array;
+}
+
+function maskGenres(type: MediaType, popular: TitleRecord[]): GenreMasks {
+  const bitOf = new Map(genresOf(type).map((genre, i) => [genre.id, 2 ** i]));
+  const masks = new Uint32Array(popular.length);
+  popular.forEach((title, i) => {
+    for (const id of title.genreIds) masks[i]! |= bitOf.get(id) ?? 0;
+  });
+  return { bitOf, masks };
 }
 
 export function mergeByPopularity(a: TitleRecord[], b: TitleRecord[]): TitleRecord[] {

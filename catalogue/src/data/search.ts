@@ -6,7 +6,7 @@
 import { fold } from './fold';
 import { genresNamedBy, type MediaType } from './genres';
 import { mergeByPopularity, type Catalogue, type TitleRecord } from './model';
-import { Lru } from '../lru';
+import { keyBytes, Lru } from '../lru';
 
 export type SearchScope = MediaType | 'multi';
 
@@ -39,7 +39,7 @@ const states = new WeakMap<Catalogue, SearchState>();
 function stateOf(catalogue: Catalogue): SearchState {
   let state = states.get(catalogue);
   if (!state) {
-    const results = new Lru<string, TitleRecord[]>({ maxEntries: 1000, maxBytes: 48 * 1024 * 1024, sizeOf: (list) => 8 * list.length + 64 });
+    const results = new Lru<string, TitleRecord[]>({ maxEntries: 1000, maxBytes: 48 * 1024 * 1024, sizeOf: (list, key) => 8 * list.length + keyBytes(key) });
     states.set(catalogue, (state = { indexes: {}, results }));
   }
   return state;
@@ -74,7 +74,7 @@ function indexFor(catalogue: Catalogue, scope: SearchScope): SearchIndex {
     vocabulary: [...postings.keys()],
     postings,
     leading,
-    containing: new Lru({ maxEntries: 20_000, maxBytes: 32 * 1024 * 1024, sizeOf: (a) => a.byteLength }),
+    containing: new Lru({ maxEntries: 20_000, maxBytes: 32 * 1024 * 1024, sizeOf: (a, key) => a.byteLength + keyBytes(key) }),
     scratch: { rankOf: new Uint8Array(titles.length) },
   };
   state.indexes[scope] = index;

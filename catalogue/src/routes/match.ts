@@ -1,7 +1,10 @@
-// The /3/ paths the service answers, and the validation TMDB applies to their parameters.
-// Embedded and proxy modes share it, so the proxy never forwards a path the product does not use.
+// The /3/ paths the service answers, the query parameters each one takes, and the bounds TMDB (or
+// this service, to keep every request's work small) sets on them. Embedded and proxy modes share
+// it: the proxy never forwards a path the product does not use, nor a parameter its route does not
+// take, and every cache key is built from what this file returns — never from the raw URL.
+import { parseTitleId } from '@netnet/shared/ids';
 import { HttpError, errors } from '../errors';
-import type { MediaType } from '../data/genres';
+import { genresOf, type MediaType } from '../data/genres';
 
 export type Route =
   | { kind: 'popular'; type: MediaType }
@@ -16,13 +19,6 @@ export type Route =
 
 const isMediaType = (value: string | undefined): value is MediaType => value === 'movie' || value === 'tv';
 
-/** TMDB ids are positive 32-bit integers; anything else cannot name a title. */
-export function parseId(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
-}
-
 /** `path` is what follows `/3/`. Throws a TMDB 404 for anything else. */
 export function matchRoute(path: string): Route {
   const parts = path.split('/');
@@ -34,7 +30,7 @@ export function matchRoute(path: string): Route {
   if (parts.length === 3 && first === 'genre' && isMediaType(second) && third === 'list') return { kind: 'genres', type: second };
   if (parts.length === 2 && first === 'search' && (isMediaType(second) || second === 'multi')) return { kind: 'search', scope: second };
   if (isMediaType(first) && (parts.length === 2 || parts.length === 3)) {
-    const id = parseId(second);
+    const id = parseTitleId(second);
     if (id !== null) {
       if (parts.length === 2) return { kind: 'details', type: first, id };
       if (third === 'credits' || third === 'videos') return { kind: third, type: first, id };
@@ -44,8 +40,69 @@ export function matchRoute(path: string): Route {
   throw new HttpError(errors.notFound);
 }
 
+/** The route's path in one spelling (no trailing slash), for cache keys and the upstream call. */
+export function routePath(route: Route): string {
+  switch (route.kind) {
+    case 'popular':
+      return `${route.type}/popular`;
+    case 'upcoming':
+      return 'movie/upcoming';
+    case 'discover':
+      return `discover/${route.type}`;
+    case 'genres':
+      return `genre/${route.type}/list`;
+    case 'search':
+      return `search/${route.scope}`;
+    case 'details':
+      return `${route.type}/${route.id}`;
+    case 'credits':
+    case 'videos':
+      return `${route.type}/${route.id}/${route.kind}`;
+    case 'related':
+      return `${route.type}/${route.id}/${route.as}`;
+  }
+}
+
 export const MAX_PAGE = 500;
 export const MAX_QUERY_LENGTH = 500;
+/** More genres than this in one filter is no browsing the product offers, only work. */
+export const MAX_GENRES = 10;
+/** Ten five-digit ids and their separators fit with room for repeats and spaces. */
+const MAX_GENRES_LENGTH = 200;
+
+export interface GenreFilter {
+  /** Unique, ascending. */
+  ids: number[];
+  /** ',' = all of them, '|' = any of them; one id is 'all'. */
+  mode: 'all' | 'any';
+}
+
+/** A request's parameters, checked and in one spelling. */
+export interface Query {
+  page: number;
+  /** search only */
+  query: string;
+  /** discover only; null = no filter */
+  genres: GenreFilter | null;
+  /**
+   * The route's parameters as the proxy forwards them: only those the route takes, first value
+   * of each, canonical form, sorted by name.
+   */
+  forwarded: URLSearchParams;
+}
+
+/** Each route's parameters, in name order (so `forwarded` comes out sorted). Others are dropped. */
+const PARAMETERS: Record<Route['kind'], readonly string[]> = {
+  popular: ['language', 'page', 'region'],
+  upcoming: ['language', 'page', 'region'],
+  discover: ['language', 'page', 'with_genres'],
+  genres: ['language'],
+  search: ['include_adult', 'language', 'page', 'query'],
+  details: ['language'],
+  credits: ['language'],
+  videos: ['language'],
+  related: ['language', 'page'],
+};
 
 /** TMDB's page rule: an integer from 1 to 500, default 1. */
 export function parsePage(raw: string | null): number {
@@ -63,22 +120,60 @@ export function parseQuery(raw: string | null): string {
   return raw;
 }
 
-/** with_genres: ids joined by ',' (all of them) or '|' (any of them), as TMDB reads it. */
-export function parseGenreFilter(raw: string | null): { ids: number[]; mode: 'all' | 'any' } | null {
+const knownGenres: Record<MediaType, ReadonlySet<number>> = {
+  movie: new Set(genresOf('movie').map((genre) => genre.id)),
+  tv: new Set(genresOf('tv').map((genre) => genre.id)),
+};
+
+/**
+ * with_genres: ids joined by ',' (all of them) or '|' (any of them), as TMDB reads it; at most ten
+ * distinct ids, each a genre of `type` (TMDB answers an unknown one with nothing; here it is a 422,
+ * so a long list of them is refused before any work).
+ */
+export function parseGenreFilter(raw: string | null, type: MediaType): GenreFilter | null {
   if (raw === null || raw.trim() === '') return null;
+  if (raw.length > MAX_GENRES_LENGTH) throw new HttpError(errors.invalidInput);
   const mode = raw.includes('|') ? 'any' : 'all';
-  const parts = raw.split(mode === 'any' ? '|' : ',').map((part) => part.trim());
-  if (parts.some((part) => !/^\d{1,6}$/.test(part))) throw new HttpError(errors.invalidInput);
-  return { ids: parts.map(Number), mode };
+  const ids = new Set<number>();
+  for (const part of raw.split(mode === 'any' ? '|' : ',')) {
+    const id = part.trim();
+    if (!/^\d{1,6}$/.test(id) || !knownGenres[type].has(Number(id))) throw new HttpError(errors.invalidInput);
+    ids.add(Number(id));
+  }
+  if (ids.size > MAX_GENRES) throw new HttpError(errors.invalidInput);
+  return { ids: [...ids].sort((a, b) => a - b), mode: ids.size === 1 ? 'all' : mode };
 }
 
-/** Route paths list titles; details paths do not take a page. */
-export const isPaged = (route: Route): boolean =>
-  route.kind === 'popular' || route.kind === 'upcoming' || route.kind === 'discover' || route.kind === 'search' || route.kind === 'related';
+/** Values passed through to TMDB as they are: each one bounded so it cannot grow a cache key. */
+const FORMATS: Record<string, RegExp> = {
+  language: /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/,
+  region: /^[a-zA-Z]{2}$/,
+  include_adult: /^(true|false)$/,
+};
 
-/** Rejects bad parameters before any work (or any upstream call in proxy mode). */
-export function validateParams(route: Route, params: URLSearchParams): void {
-  if (isPaged(route)) parsePage(params.get('page'));
-  if (route.kind === 'search') parseQuery(params.get('query'));
-  if (route.kind === 'discover') parseGenreFilter(params.get('with_genres'));
+/** Reads and checks the route's parameters; everything else in the URL is ignored. */
+export function readQuery(route: Route, params: URLSearchParams): Query {
+  const query: Query = { page: 1, query: '', genres: null, forwarded: new URLSearchParams() };
+  for (const name of PARAMETERS[route.kind]) {
+    const raw = params.get(name);
+    switch (name) {
+      case 'page':
+        query.page = parsePage(raw);
+        if (raw !== null) query.forwarded.append(name, String(query.page));
+        break;
+      case 'query':
+        query.query = parseQuery(raw);
+        query.forwarded.append(name, query.query);
+        break;
+      case 'with_genres':
+        query.genres = route.kind === 'discover' ? parseGenreFilter(raw, route.type) : null;
+        if (query.genres) query.forwarded.append(name, query.genres.ids.join(query.genres.mode === 'any' ? '|' : ','));
+        break;
+      default:
+        if (raw === null) break;
+        if (!FORMATS[name]!.test(raw)) throw new HttpError(errors.invalidParameters);
+        query.forwarded.append(name, raw);
+    }
+  }
+  return query;
 }

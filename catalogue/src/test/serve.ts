@@ -1,10 +1,11 @@
 // Starts a real catalogue server on a free loopback port for a test file.
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
-import { createCatalogueServer, type CatalogueServerOptions } from '../server';
+import { createCatalogueServer, type CatalogueServer, type CatalogueServerOptions } from '../server';
 
 export interface Running {
   url: string;
+  server: CatalogueServer;
   close: () => Promise<void>;
 }
 
@@ -14,6 +15,7 @@ export async function serve(options: CatalogueServerOptions = {}): Promise<Runni
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

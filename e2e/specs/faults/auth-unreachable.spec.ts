@@ -1,11 +1,12 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../../support/test';
 import { createMember, newMemberDetails } from '../../support/members';
+import { authEmulatorUrl } from '../../support/site';
 
 // The sign-in service (the Firebase Auth emulator here) unreachable at the moment a visitor
 // submits: a readable message, nothing typed is lost, and the same form works once it is back.
 
-const AUTH_SERVICE = 'http://127.0.0.1:9099/**';
+const AUTH_SERVICE = `${authEmulatorUrl}/**`;
 const UNREACHABLE = 'We couldn’t reach the sign-in service. Check your connection and try again.';
 
 const email = (page: Page) => page.getByLabel('Email address', { exact: true });

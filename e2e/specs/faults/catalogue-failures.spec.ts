@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../../support/memberSession';
 import { breakCatalogue, type CatalogueFault } from '../../support/catalogueFaults';
 import { fallback, mainNav } from '../../support/areas';
+import { siteUrl } from '../../support/site';
 
 // The catalogue failing in every way it can: each screen says so in its own words, nothing
 // stays on 'Loading...' for good, 429 is retried once and politely, and Retry recovers.
@@ -31,7 +32,7 @@ for (const kind of ['500', 'malformed JSON'] as CatalogueFault[]) {
     await expect(page.getByText('The featured movie could not be loaded.')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Featured movie' })).toHaveCount(0);
 
-    // SPEC §8: details that fail lead to / — and a member is then taken on to /browse.
+    // Details that fail lead to / — and a member is then taken on to /browse.
     await page.goto('/title/604');
     await expect(page).toHaveURL(/\/browse$/);
     await expect(fallback(page)).toHaveCount(0);
@@ -45,7 +46,7 @@ for (const kind of ['500', 'malformed JSON'] as CatalogueFault[]) {
 }
 
 test('500: a visitor’s landing page keeps its form and shows the hero’s placeholder', async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: 'http://localhost:8080', storageState: { cookies: [], origins: [] } });
+  const context = await browser.newContext({ baseURL: siteUrl, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   const catalogue = await breakCatalogue(page, '500');
   await page.goto('/');
@@ -89,6 +90,8 @@ test('429: retried once after Retry-After, never hammered', async ({ page }) => 
   const once = await breakCatalogue(page, '429', { only: comedy, times: 1, retryAfter: 1 });
   const always = await breakCatalogue(page, '429', { only: mystery, retryAfter: 1 });
 
+  // The page's clock runs in step with real time until the test fast-forwards it (below).
+  await page.clock.install();
   await page.goto('/browse');
   await expect(row(page, 'Comedy movies').getByRole('link').first()).toBeVisible();
   expect(once.hits(comedy), 'one refusal, one polite retry').toBe(2);
@@ -97,8 +100,8 @@ test('429: retried once after Retry-After, never hammered', async ({ page }) => 
 
   await expect(row(page, 'Mystery series').getByText('Something went wrong')).toBeVisible();
   expect(always.hits(mystery), 'the retry is not repeated').toBe(2);
-  // Nothing keeps knocking after giving up.
-  await page.waitForTimeout(2_500);
+  // Nothing keeps knocking after giving up, however long the member stays.
+  await page.clock.runFor(60_000);
   expect(always.hits(mystery)).toBe(2);
 });
 

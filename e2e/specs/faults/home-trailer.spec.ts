@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../../support/memberSession';
-import { installTabVisibility, setTabHidden } from '../../support/tabVisibility';
+import { installTabVisibility, pageSettled, setTabHidden } from '../../support/tabVisibility';
 
 // The home trailer on a slow network while the member switches tabs: no error, never stuck —
 // it plays once it can, pauses while hidden, resumes when back, and the member's own Pause wins.
@@ -52,7 +52,7 @@ test('a slow trailer and a tab that comes and goes never leave it stuck', async 
   await expect.poll(() => paused(page)).toBe(true);
   await setTabHidden(page, true);
   await setTabHidden(page, false);
-  await page.waitForTimeout(500);
+  await pageSettled(page);
   expect(await paused(page)).toBe(true);
   await expect(trailer(page).getByRole('button', { name: 'Play trailer' })).toBeVisible();
 

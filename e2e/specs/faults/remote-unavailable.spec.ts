@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../../support/memberSession';
-import { areas, expectMemberFrame, fallback, mainNav } from '../../support/areas';
+import { areaOf, expectMemberFrame, fallback, mainNav } from '../../support/areas';
+import { remotes } from '../../support/site';
 import { breakRemote, INJECTED_ERROR, remoteFaults, type RemoteName } from '../../support/remoteFaults';
 
 // Each remote in turn unavailable, in every way a CDN or a bad release can fail: the shell, its
@@ -15,7 +16,7 @@ const loading = (page: Page) => page.getByRole('status', { name: 'Loading this p
 
 /** Opens the broken area by deep link, as its visitor or signed-in member. */
 async function openArea(page: Page, remote: RemoteName) {
-  await page.goto(areas[remote].path);
+  await page.goto(areaOf(remote).path);
 }
 
 /** The rest of Netnet still works: another area opens from the shell's own navigation. */
@@ -30,7 +31,7 @@ async function expectElsewhereWorks(page: Page, remote: RemoteName) {
   await expectMemberFrame(page);
   const [label, other] = remote === 'remote-search' ? (['Home', 'remote-browse'] as const) : (['Search', 'remote-search'] as const);
   await mainNav(page).getByRole('link', { name: label }).click();
-  await expect(areas[other].ready(page)).toBeVisible();
+  await expect(areaOf(other).ready(page)).toBeVisible();
   await expect(fallback(page)).toHaveCount(0);
   // Coming back tries the broken area again, and it fails again, just as readably.
   await page.goBack();
@@ -40,13 +41,13 @@ async function expectElsewhereWorks(page: Page, remote: RemoteName) {
 async function retryRecovers(page: Page, remote: RemoteName) {
   await fallback(page).getByRole('button', { name: 'Retry' }).click();
   const onLogin = new URL(page.url()).pathname === '/login';
-  await expect(onLogin ? page.getByRole('heading', { level: 1, name: 'Sign In' }) : areas[remote].ready(page)).toBeVisible();
+  await expect(onLogin ? page.getByRole('heading', { level: 1, name: 'Sign In' }) : areaOf(remote).ready(page)).toBeVisible();
   await expect(fallback(page)).toHaveCount(0);
 }
 
-for (const remote of Object.keys(areas) as RemoteName[]) {
+for (const remote of remotes) {
   test.describe(`${remote} unavailable`, () => {
-    if (areas[remote].visitor) test.use(asVisitor);
+    if (areaOf(remote).visitor) test.use(asVisitor);
     for (const kind of remoteFaults) {
       test(`${kind}: the area shows its fallback, the rest works, Retry recovers`, async ({ page }) => {
         const fault = await breakRemote(page, remote, kind);
@@ -55,7 +56,7 @@ for (const remote of Object.keys(areas) as RemoteName[]) {
         if (kind === 'entry hangs') {
           // While the entry hangs the area shows its loading state inside a working frame...
           await expect(loading(page)).toBeVisible();
-          if (!areas[remote].visitor) await expectMemberFrame(page);
+          if (!areaOf(remote).visitor) await expectMemberFrame(page);
           else await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
           await expect(fallback(page)).toHaveCount(0);
           // ...and when the connection finally drops, the fallback replaces it.

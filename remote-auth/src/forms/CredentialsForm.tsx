@@ -26,7 +26,7 @@ interface CredentialsFormProps {
   layout?: 'stacked' | 'row';
 }
 
-/** Email and password with SPEC §5 validation, a pending state and an alert banner: both forms' body. */
+/** Email and password with their validation (docs/product.md#forms-and-validation), a pending state and an alert banner: both forms' body. */
 export function CredentialsForm({
   submitLabel,
   pendingLabel,

@@ -1,4 +1,4 @@
-// The credentials rules of SPEC §5, kept pure so both forms and their tests share one truth.
+// The credentials rules (docs/product.md#forms-and-validation), kept pure so both forms and their tests share one truth.
 
 export interface Credentials {
   email: string;
@@ -20,7 +20,7 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 60;
 
 // One '@', no spaces, and a dotted domain whose last label has two or more letters. Any TLD is
-// accepted (SPEC §5); the identity provider has the final word on the rest.
+// accepted; the identity provider has the final word on the rest.
 const EMAIL_PATTERN = /^[^\s@]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
 
 export function validateEmail(value: string): string | undefined {

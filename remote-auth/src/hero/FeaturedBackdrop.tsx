@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { catalogue, imageUrl, Skeleton, titleName, useCatalogue } from '@netnet/shared';
 import styles from './FeaturedHero.module.scss';
 
-/** The landing page always features the same title (SPEC §9). */
+/** The landing page always features the same title (docs/product.md#landing-page). */
 export const FEATURED_TITLE_ID = 604;
 
 /** The featured title's backdrop and name, or a placeholder while it loads or if it cannot. */

@@ -1,7 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, type RuntimeConfig, setRuntimeConfig } from '@netnet/shared';
 import Landing from '../pages/Landing';
-import { CATALOGUE } from '../testing/fakeCatalogue';
 import { fakeAuthActions, renderPages } from '../testing/renderPages';
 
 const featured = {
@@ -28,18 +27,18 @@ beforeEach(() => {
 
 describe('the landing hero', () => {
   it('shows the featured title’s backdrop and name', async () => {
-    const { fetchMock } = renderPages('/', { catalogue: [200, featured] });
+    const { fetchMock } = renderPages('/', { catalogue: featured });
 
     expect(await screen.findByText('The Night Signal')).toBeInTheDocument();
     expect(screen.getByRole('figure')).toHaveTextContent('Featured: The Night Signal');
-    expect(backdrop()).toHaveAttribute('src', `${CATALOGUE}/t/p/w1280/night-signal.jpg`);
+    expect(backdrop()).toHaveAttribute('src', 'http://catalogue.test/t/p/w1280/night-signal.jpg');
     expect(backdrop()).toHaveAttribute('alt', '');
-    expect(fetchMock).toHaveBeenCalledWith(`${CATALOGUE}/3/movie/604?language=en-US`, expect.anything());
+    expect(fetchMock).toHaveBeenCalledWith('http://catalogue.test/3/movie/604?language=en-US', expect.anything());
     expectTheFormToWork();
   });
 
   it('shows a placeholder while the title loads', () => {
-    renderPages('/', { catalogue: ['pending'] });
+    renderPages('/', { catalogue: 'pending' });
 
     expect(backdrop()).toBeNull();
     expect(screen.queryByRole('figure')).not.toBeInTheDocument();
@@ -49,7 +48,7 @@ describe('the landing hero', () => {
 
   it('shows a placeholder when the catalogue refuses', async () => {
     const { fetchMock } = renderPages('/', {
-      catalogue: [404, { success: false, status_code: 34, status_message: 'The resource you requested could not be found.' }],
+      catalogue: { status: 404, body: { success: false, status_code: 34, status_message: 'The resource you requested could not be found.' } },
     });
 
     expect(fetchMock).toHaveBeenCalled();
@@ -61,7 +60,7 @@ describe('the landing hero', () => {
   });
 
   it('keeps the name but drops a picture that fails to load', async () => {
-    renderPages('/', { catalogue: [200, featured] });
+    renderPages('/', { catalogue: featured });
 
     await screen.findByText('The Night Signal');
     fireEvent.error(backdrop()!);
@@ -71,7 +70,7 @@ describe('the landing hero', () => {
   });
 
   it('has no picture for a title without a backdrop', async () => {
-    renderPages('/', { catalogue: [200, { ...featured, backdrop_path: null }] });
+    renderPages('/', { catalogue: { ...featured, backdrop_path: null } });
 
     expect(await screen.findByText('The Night Signal')).toBeInTheDocument();
     expect(backdrop()).toBeNull();

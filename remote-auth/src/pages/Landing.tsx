@@ -3,7 +3,7 @@ import { FeaturedHero } from '../hero/FeaturedHero';
 import { SignUpForm } from '../signup/SignUpForm';
 import styles from './Landing.module.scss';
 
-/** / (SPEC §1–2): the tagline and the sign-up form over the featured title's backdrop. */
+/** / (docs/product.md#landing-page): the tagline and the sign-up form over the featured title's backdrop. */
 export default function Landing() {
   const headingId = useId();
   return (

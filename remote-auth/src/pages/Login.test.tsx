@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { SignInError } from '@netnet/shared';
-import { deferred, fakeAuthActions, renderPages } from '../testing/renderPages';
+import { deferred } from '@netnet/shared/testing';
+import { fakeAuthActions, renderPages } from '../testing/renderPages';
 
 const email = () => screen.getByLabelText('Email address');
 const password = () => screen.getByLabelText('Password');

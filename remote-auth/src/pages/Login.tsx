@@ -1,10 +1,10 @@
 import { useId } from 'react';
-import { Link, routes, useSearchParams } from '@netnet/shared';
+import { Link, href, useSearchParams } from '@netnet/shared';
 import { prefillEmail } from '../forms/validation';
 import { SignInForm } from '../signin/SignInForm';
 import styles from './Login.module.scss';
 
-/** /login (SPEC §2): `?email=` arrives from the sign-up form when the address already has an account. */
+/** /login (docs/product.md#sign-in-page): `?email=` arrives from the sign-up form when the address already has an account. */
 export default function Login() {
   const [params] = useSearchParams();
   const headingId = useId();
@@ -16,7 +16,7 @@ export default function Login() {
         </h1>
         <SignInForm initialEmail={prefillEmail(params.get('email'))} labelledBy={headingId} />
         <p className={styles.signUp}>
-          New to Netnet? <Link to={routes.landing}>Sign up now</Link>
+          New to Netnet? <Link to={href('landing')}>Sign up now</Link>
         </p>
       </section>
     </div>

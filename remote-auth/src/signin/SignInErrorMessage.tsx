@@ -1,4 +1,4 @@
-import { Link, routes, type SignInError } from '@netnet/shared';
+import { Link, href, type SignInError } from '@netnet/shared';
 
 const SIGN_UP_PHRASE = /create a new account/i;
 
@@ -12,7 +12,7 @@ export function SignInErrorMessage({ error }: { error: SignInError }) {
   if (!match) {
     return (
       <>
-        {error.message} <Link to={routes.landing}>Create a new account</Link>.
+        {error.message} <Link to={href('landing')}>Create a new account</Link>.
       </>
     );
   }
@@ -21,7 +21,7 @@ export function SignInErrorMessage({ error }: { error: SignInError }) {
   return (
     <>
       {before}
-      <Link to={routes.landing}>{match[0]}</Link>
+      <Link to={href('landing')}>{match[0]}</Link>
       {after}
     </>
   );

@@ -1,4 +1,4 @@
-import { getAuthActions, routes, useNavigate } from '@netnet/shared';
+import { getAuthActions, href, useNavigate } from '@netnet/shared';
 import { CredentialsForm } from '../forms/CredentialsForm';
 
 /** A new member is signed in at once and the shell's guard takes them on; an existing one goes to /login. */
@@ -15,7 +15,7 @@ export function SignUpForm({ labelledBy }: { labelledBy: string }) {
       onSubmit={async ({ email, password }) => {
         const result = await getAuthActions().signUp(email, password);
         if (result.redirect) {
-          navigate(routes.login(email), { replace: true });
+          navigate(href('login', { email: email }), { replace: true });
           return null;
         }
         return result.error ?? null;

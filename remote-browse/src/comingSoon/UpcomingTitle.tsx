@@ -1,4 +1,4 @@
-import { Poster, routes, titleName, type TitleSummary } from '@netnet/shared';
+import { Poster, href, titleName, type TitleSummary } from '@netnet/shared';
 import { releaseLabel } from './releaseDate';
 import styles from './ComingSoon.module.scss';
 
@@ -7,7 +7,7 @@ export function UpcomingTitle({ title }: { title: TitleSummary }) {
   const name = titleName(title);
   return (
     <li className={styles.item}>
-      <Poster path={title.poster_path} name={name} to={routes.movie(title.id)} />
+      <Poster path={title.poster_path} name={name} to={href('movie', { id: title.id })} />
       <div className={styles.text}>
         <h2 className={styles.name}>{name}</h2>
         <p className={styles.date}>

@@ -1,29 +1,31 @@
 import {
+  Icon,
+  icons,
   imageUrl,
   Link,
   type MediaType,
   MyListButton,
-  routes,
+  PLAY_ON_ARRIVAL,
+  titleHref,
   titleName,
   type TitleSummary,
 } from '@netnet/shared';
 import { GenreNames } from './GenreNames';
-import { InfoIcon, PlayIcon } from './icons';
 import buttons from '../common/buttons.module.scss';
 import styles from './Hero.module.scss';
 
-/** The detail page opens with its trailer playing when it is reached with this (read by remote-title). */
-export const PLAY_PARAM = 'play';
+// A circled 'i' (ring and letter in one solid path); only the hero draws it.
+const INFO_ICON = 'M12 2a10 10 0 1 0 0 20 10 10 0 1 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 1 1 0-16zm-1 6.5h2V17h-2zm0-3.5h2v2h-2z';
 
 interface FeaturedTitleProps {
   title: TitleSummary;
   type: MediaType;
 }
 
-/** The hero block (SPEC §2): backdrop, name, genres, and My list / Play / Info. */
+/** The hero block (docs/product.md#hero-block): backdrop, name, genres, and My list / Play / Info. */
 export function FeaturedTitle({ title, type }: FeaturedTitleProps) {
   const name = titleName(title);
-  const detail = routes.title(type, title.id);
+  const detail = titleHref(type, title.id);
   const medium = imageUrl(title.backdrop_path, 'w780');
   const large = imageUrl(title.backdrop_path, 'w1280');
 
@@ -45,12 +47,12 @@ export function FeaturedTitle({ title, type }: FeaturedTitleProps) {
         <GenreNames type={type} ids={title.genre_ids} />
         <div className={styles.actions}>
           <MyListButton id={title.id} type={type} name={name} poster={title.poster_path} />
-          <Link className={`${buttons.primary} ${styles.play}`} to={`${detail}?${PLAY_PARAM}=1`}>
-            <PlayIcon />
+          <Link className={`${buttons.primary} ${styles.play}`} to={titleHref(type, title.id, { play: PLAY_ON_ARRIVAL.value })}>
+            <Icon d={icons.play} />
             Play
           </Link>
           <Link className={styles.info} to={detail}>
-            <InfoIcon />
+            <Icon d={INFO_ICON} />
             <span>Info</span>
           </Link>
         </div>

@@ -7,7 +7,7 @@ interface GenreNamesProps {
   ids: readonly number[];
 }
 
-/** The title's genre names joined by a bullet; nothing while the list loads or if it fails (SPEC §8). */
+/** The title's genre names joined by a bullet; nothing while the list loads or if it fails (docs/product.md#hero-block). */
 export function GenreNames({ type, ids }: GenreNamesProps) {
   const genres = useCatalogue(catalogue.genres(type));
   if (genres.status !== 'fetched') return null;

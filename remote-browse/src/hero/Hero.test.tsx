@@ -1,25 +1,13 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from '@netnet/shared';
+import { screen, within } from '@testing-library/react';
 import type { MediaType } from '@netnet/shared';
 import { Hero } from './Hero';
-import { fakeCatalogue, page } from '../testing/fakeCatalogue';
-import { signInTestMember } from '../testing/member';
+import { fakeCatalogue, newMemberId, page, renderPage } from '@netnet/shared/testing';
 
 const movieGenres = { genres: [{ id: 28, name: 'Action' }, { id: 35, name: 'Comedy' }, { id: 18, name: 'Drama' }] };
 // Series genres have their own names (and ids) in TMDB.
 const tvGenres = { genres: [{ id: 10759, name: 'Action & Adventure' }, { id: 35, name: 'Sitcom' }, { id: 18, name: 'Drama' }] };
 
-function renderHero(type: MediaType) {
-  signInTestMember();
-  const user = userEvent.setup();
-  render(
-    <MemoryRouter>
-      <Hero type={type} />
-    </MemoryRouter>,
-  );
-  return { user };
-}
+const renderHero = (type: MediaType) => renderPage(<Hero type={type} />, { auth: newMemberId() });
 
 describe('Hero', () => {
   it('holds its place with a placeholder while the featured title loads', () => {
@@ -64,11 +52,7 @@ describe('Hero', () => {
 
   it('requests the backdrop at a size that fits the screen, not the original', async () => {
     fakeCatalogue({ 'movie/popular': page([{ id: 1, title: 'Wide', backdrop_path: '/wide.jpg' }]), 'genre/movie/list': movieGenres });
-    const { container } = render(
-      <MemoryRouter>
-        <Hero type="movie" />
-      </MemoryRouter>,
-    );
+    const { container } = renderHero('movie');
     await screen.findByRole('heading', { name: 'Wide' });
     // The backdrop is decorative (alt=""), so it is found by its tag.
     const backdrop = container.querySelector('img[alt=""]');

@@ -1,4 +1,4 @@
-import buttons from '../common/buttons.module.scss';
+import { LoadError } from '@netnet/shared';
 import styles from './Hero.module.scss';
 
 interface HeroPlaceholderProps {
@@ -8,16 +8,13 @@ interface HeroPlaceholderProps {
   onRetry?: () => void;
 }
 
-/** Holds the hero's 24rem while the featured title loads or when it could not be loaded (SPEC §2). */
+/** Holds the hero's 24rem while the featured title loads or when it could not be loaded (docs/product.md#hero-block). */
 export function HeroPlaceholder({ what, onRetry }: HeroPlaceholderProps) {
   return (
     <div className={`${styles.hero} ${styles.placeholder}`} data-testid="hero-placeholder">
       {onRetry ? (
         <div className={styles.content}>
-          <p className={styles.failed}>The {what} could not be loaded.</p>
-          <button type="button" className={buttons.quiet} onClick={onRetry}>
-            Retry
-          </button>
+          <LoadError message={`The ${what} could not be loaded.`} onRetry={onRetry} />
         </div>
       ) : (
         <span role="status" className="nn-visually-hidden">

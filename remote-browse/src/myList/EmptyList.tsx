@@ -1,4 +1,4 @@
-import { Link, routes } from '@netnet/shared';
+import { Link, href } from '@netnet/shared';
 import buttons from '../common/buttons.module.scss';
 import styles from './MyList.module.scss';
 
@@ -12,10 +12,10 @@ export function EmptyList() {
         and Series. It will wait for you here.
       </p>
       <div className={styles.actions}>
-        <Link className={buttons.primary} to={routes.movies}>
+        <Link className={buttons.primary} to={href('movies')}>
           Find movies
         </Link>
-        <Link className={buttons.secondary} to={routes.series}>
+        <Link className={buttons.secondary} to={href('series')}>
           Find series
         </Link>
       </div>

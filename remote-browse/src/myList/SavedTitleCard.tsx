@@ -1,4 +1,4 @@
-import { Poster, routes, type SavedTitle } from '@netnet/shared';
+import { Icon, icons, Poster, titleHref, type SavedTitle } from '@netnet/shared';
 import styles from './MyList.module.scss';
 
 interface SavedTitleCardProps {
@@ -11,7 +11,7 @@ interface SavedTitleCardProps {
 export function SavedTitleCard({ title, onRemove, busy }: SavedTitleCardProps) {
   return (
     <li className={styles.card}>
-      <Poster path={title.poster} name={title.name} to={routes.title(title.type, title.id)} />
+      <Poster path={title.poster} name={title.name} to={titleHref(title.type, title.id)} />
       <span className={styles.name} aria-hidden="true">
         {title.name}
       </span>
@@ -22,9 +22,7 @@ export function SavedTitleCard({ title, onRemove, busy }: SavedTitleCardProps) {
         aria-disabled={busy}
         onClick={() => !busy && onRemove(title)}
       >
-        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path d="M6 6l12 12M18 6L6 18" />
-        </svg>
+        <Icon d={icons.close} line />
       </button>
     </li>
   );

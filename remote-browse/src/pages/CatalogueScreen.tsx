@@ -1,4 +1,5 @@
-import type { MediaType, RowDefinition } from '@netnet/shared';
+import type { RowDefinition } from '../rows/rowSets';
+import type { MediaType } from '@netnet/shared';
 import { Hero } from '../hero/Hero';
 import { RowStack } from '../rows/RowStack';
 

@@ -1,18 +1,8 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from '@netnet/shared';
+import { screen, within } from '@testing-library/react';
 import ComingSoon from './ComingSoon';
-import { fakeCatalogue, page } from '../testing/fakeCatalogue';
+import { fakeCatalogue, page, renderPage } from '@netnet/shared/testing';
 
-function renderComingSoon() {
-  const user = userEvent.setup();
-  render(
-    <MemoryRouter>
-      <ComingSoon />
-    </MemoryRouter>,
-  );
-  return { user };
-}
+const renderComingSoon = () => renderPage(<ComingSoon />);
 
 describe('Coming soon page', () => {
   it('shows a loading state under its heading', () => {

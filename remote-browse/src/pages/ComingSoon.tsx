@@ -1,11 +1,10 @@
-import { catalogue, useCatalogue } from '@netnet/shared';
-import { LoadError } from '../common/LoadError';
+import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
 import { byReleaseDate } from '../comingSoon/byReleaseDate';
 import { UpcomingSkeleton } from '../comingSoon/UpcomingSkeleton';
 import { UpcomingTitle } from '../comingSoon/UpcomingTitle';
 import styles from '../comingSoon/ComingSoon.module.scss';
 
-/** /coming-soon: the movies about to arrive (movie/upcoming), soonest first (DESIGN §8). */
+/** /coming-soon: the movies about to arrive (movie/upcoming), soonest first (docs/product.md#coming-soon). */
 export default function ComingSoon() {
   const upcoming = useCatalogue(catalogue.upcoming());
   return (

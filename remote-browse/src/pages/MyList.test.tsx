@@ -1,27 +1,17 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, within } from '@testing-library/react';
 import * as shared from '@netnet/shared';
-import { MemoryRouter, save } from '@netnet/shared';
+import { type AuthState, save } from '@netnet/shared';
+import { anonymous, newMemberId, renderPage, loadTestRuntimeConfig } from '@netnet/shared/testing';
 import MyList from './MyList';
-import { signInTestMember, signOutTestMember } from '../testing/member';
-import { loadTestRuntimeConfig } from '../testing/fakeCatalogue';
 
 beforeEach(loadTestRuntimeConfig);
 
-function renderMyList() {
-  const user = userEvent.setup();
-  render(
-    <MemoryRouter>
-      <MyList />
-    </MemoryRouter>,
-  );
-  return { user };
-}
+/** The page for `auth`: a member id, or a visitor. */
+const renderMyList = (auth: string | AuthState) => renderPage(<MyList />, { auth });
 
 describe('My list page', () => {
   it('tells a member with an empty list how to add titles', async () => {
-    signInTestMember();
-    renderMyList();
+    renderMyList(newMemberId());
     expect(screen.getByRole('heading', { level: 1, name: 'My list' })).toBeInTheDocument();
     expect(await screen.findByText('Your list is empty.')).toBeInTheDocument();
     expect(screen.getByText(/button on its page/)).toHaveTextContent('My list');
@@ -29,11 +19,11 @@ describe('My list page', () => {
   });
 
   it('shows the saved titles newest first, each linking to its page by type', async () => {
-    const uid = signInTestMember();
+    const uid = newMemberId();
     await save(uid, { id: 11, type: 'movie', name: 'Oldest Movie', poster: '/a.jpg' }, 1000);
     await save(uid, { id: 11, type: 'tv', name: 'Same Id Series', poster: '/b.jpg' }, 2000);
     await save(uid, { id: 7, type: 'movie', name: 'Newest Movie', poster: null }, 3000);
-    renderMyList();
+    renderMyList(uid);
 
     const list = await screen.findByRole('list', { name: 'Saved titles' });
     const links = within(list).getAllByRole('link');
@@ -44,19 +34,18 @@ describe('My list page', () => {
   });
 
   it('only shows the signed-in member’s own titles', async () => {
-    const someoneElse = signInTestMember();
+    const someoneElse = newMemberId();
     await save(someoneElse, { id: 5, type: 'movie', name: 'Not Yours', poster: null });
-    signInTestMember();
-    renderMyList();
+    renderMyList(newMemberId());
     expect(await screen.findByText('Your list is empty.')).toBeInTheDocument();
     expect(screen.queryByText('Not Yours')).not.toBeInTheDocument();
   });
 
   it('takes a title off the list and moves focus to the next one', async () => {
-    const uid = signInTestMember();
+    const uid = newMemberId();
     await save(uid, { id: 1, type: 'movie', name: 'Keep Me', poster: null }, 1000);
     await save(uid, { id: 2, type: 'tv', name: 'Drop Me', poster: null }, 2000);
-    const { user } = renderMyList();
+    const { user } = renderMyList(uid);
 
     await user.click(await screen.findByRole('button', { name: 'Remove Drop Me from My list' }));
 
@@ -68,9 +57,9 @@ describe('My list page', () => {
   });
 
   it('shows the empty state once the last title is removed', async () => {
-    const uid = signInTestMember();
+    const uid = newMemberId();
     await save(uid, { id: 3, type: 'movie', name: 'Only One', poster: null });
-    const { user } = renderMyList();
+    const { user } = renderMyList(uid);
 
     await user.click(await screen.findByRole('button', { name: 'Remove Only One from My list' }));
 
@@ -79,8 +68,7 @@ describe('My list page', () => {
   });
 
   it('says so when the list cannot be read on this browser', async () => {
-    signOutTestMember();
-    renderMyList();
+    renderMyList(anonymous);
     expect(await screen.findByText(/My list can’t be read on this browser/)).toBeInTheDocument();
     expect(screen.queryByText('Your list is empty.')).not.toBeInTheDocument();
   });

@@ -4,7 +4,7 @@ import { EmptyList } from '../myList/EmptyList';
 import { SavedTitleCard } from '../myList/SavedTitleCard';
 import styles from '../myList/MyList.module.scss';
 
-/** /my-list: the member's saved titles, newest first (DESIGN §8). */
+/** /my-list: the member's saved titles, newest first (docs/product.md#my-list). */
 export default function MyList() {
   const { state, remove } = useSavedTitles();
   const [removing, setRemoving] = useState<SavedTitle | null>(null);

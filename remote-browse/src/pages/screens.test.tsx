@@ -1,21 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from '@netnet/shared';
+import { screen, within } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import Browse from './Browse';
 import Movies from './Movies';
 import Series from './Series';
 import Downloads from './Downloads';
-import { fakeCatalogue } from '../testing/fakeCatalogue';
+import { fakeCatalogue, newMemberId, renderPage } from '@netnet/shared/testing';
 import { fakeMediaPlayback } from '../testing/fakeMedia';
-import { signInTestMember } from '../testing/member';
 
 function renderScreen(Screen: ComponentType) {
-  signInTestMember();
-  render(
-    <MemoryRouter>
-      <Screen />
-    </MemoryRouter>,
-  );
+  renderPage(<Screen />, { auth: newMemberId() });
 }
 
 const rowHeadings = () => screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
@@ -23,12 +16,12 @@ const rowHeadings = () => screen.getAllByRole('heading', { level: 2 }).map((head
 describe('browse screens', () => {
   beforeEach(() => {
     // Nothing answers: the screens are checked for their structure while loading.
-    fakeCatalogue({}, 'pending');
+    fakeCatalogue({}, { otherwise: 'pending' });
     fakeMediaPlayback();
   });
 
   it('/browse: one heading, the trailer with its sound toggle, and the five home rows', () => {
-    const { requested } = fakeCatalogue({}, 'pending');
+    const { requested } = fakeCatalogue({}, { otherwise: 'pending' });
     renderScreen(Browse);
     expect(screen.getByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
@@ -46,7 +39,7 @@ describe('browse screens', () => {
   });
 
   it('/movies: one heading, the featured movie, and the five movie rows with drama labelled as such', () => {
-    const { requested } = fakeCatalogue({}, 'pending');
+    const { requested } = fakeCatalogue({}, { otherwise: 'pending' });
     renderScreen(Movies);
     expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Movies']);
     expect(rowHeadings()).toEqual(['Animation', 'Adventure', 'Crime', 'Comedy', 'Drama movies']);
@@ -55,7 +48,7 @@ describe('browse screens', () => {
   });
 
   it('/series: one heading, the featured series, and the five series rows', () => {
-    const { requested } = fakeCatalogue({}, 'pending');
+    const { requested } = fakeCatalogue({}, { otherwise: 'pending' });
     renderScreen(Series);
     expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Series']);
     expect(rowHeadings()).toEqual(['Comedy', 'Mystery', 'Documentary', 'Drama', 'Reality shows']);

@@ -1,4 +1,4 @@
-import { Poster, routes, titleName, type MediaType, type TitleSummary } from '@netnet/shared';
+import { Poster, titleHref, titleName, type MediaType, type TitleSummary } from '@netnet/shared';
 import { moveFocusWithArrows } from './moveFocusWithArrows';
 import styles from './Row.module.scss';
 
@@ -11,13 +11,16 @@ interface PosterListProps {
 export function PosterList({ titles, type }: PosterListProps) {
   if (titles.length === 0) return <p className={styles.empty}>Nothing to show here yet.</p>;
   return (
-    // The list only forwards arrow keys to the links it holds; it is not itself a control.
-    <ul className={styles.list} onKeyDown={moveFocusWithArrows}>
-      {titles.map((title) => (
-        <li key={title.id} className={styles.item}>
-          <Poster path={title.poster_path} name={titleName(title)} to={routes.title(type, title.id)} />
-        </li>
-      ))}
-    </ul>
+    // Arrow keys pressed on a poster link bubble to this wrapper, which moves focus between the
+    // links. It is not a control, so it has no role of its own, and the list keeps its semantics.
+    <div role="presentation" onKeyDown={moveFocusWithArrows}>
+      <ul className={styles.list}>
+        {titles.map((title) => (
+          <li key={title.id} className={styles.item}>
+            <Poster path={title.poster_path} name={titleName(title)} to={titleHref(type, title.id)} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -1,17 +1,10 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from '@netnet/shared';
-import type { RowDefinition } from '@netnet/shared';
+import type { RowDefinition } from './rowSets';
+import { screen, within } from '@testing-library/react';
 import { Row } from './Row';
-import { fakeCatalogue, page } from '../testing/fakeCatalogue';
+import { fakeCatalogue, page, renderPage } from '@netnet/shared/testing';
 
 function renderRow(row: RowDefinition) {
-  const user = userEvent.setup();
-  render(
-    <MemoryRouter>
-      <Row row={row} />
-    </MemoryRouter>,
-  );
+  const { user } = renderPage(<Row row={row} />);
   return { user, region: () => screen.getByRole('region', { name: row.title }) };
 }
 

@@ -1,11 +1,11 @@
+import type { RowDefinition } from './rowSets';
 import { useId } from 'react';
-import { catalogue, useCatalogue, type RowDefinition } from '@netnet/shared';
-import { LoadError } from '../common/LoadError';
+import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
 import { PosterList } from './PosterList';
 import { RowSkeleton } from './RowSkeleton';
 import styles from './Row.module.scss';
 
-/** One genre carousel (SPEC §2 "Rows"): discover/{type}?with_genres={id}, posters to their pages. */
+/** One genre carousel (docs/product.md#genre-rows): discover/{type}?with_genres={id}, posters to their pages. */
 export function Row({ row }: { row: RowDefinition }) {
   const headingId = useId();
   const titles = useCatalogue(catalogue.discover(row.type, row.id));
@@ -16,7 +16,7 @@ export function Row({ row }: { row: RowDefinition }) {
         {row.title}
       </h2>
       {titles.status === 'loading' && <RowSkeleton label={`Loading ${row.title}`} />}
-      {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.inset} describedBy={headingId} />}
+      {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.failed} describedBy={headingId} />}
       {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} />}
     </section>
   );

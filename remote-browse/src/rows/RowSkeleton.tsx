@@ -1,7 +1,7 @@
 import { Skeleton } from '@netnet/shared';
 import styles from './Row.module.scss';
 
-/** The loading row: five poster-shaped placeholders (SPEC §9). */
+/** The loading row: five poster-shaped placeholders (docs/product.md#genre-rows). */
 export const SKELETON_POSTERS = 5;
 
 export function RowSkeleton({ label }: { label: string }) {

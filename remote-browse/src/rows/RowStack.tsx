@@ -1,4 +1,4 @@
-import type { RowDefinition } from '@netnet/shared';
+import type { RowDefinition } from './rowSets';
 import { Row } from './Row';
 import styles from './Row.module.scss';
 

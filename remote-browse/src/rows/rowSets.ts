@@ -1,7 +1,14 @@
-import type { RowDefinition } from '@netnet/shared';
+import type { MediaType } from '@netnet/shared';
 
-// The genre rows of each screen (SPEC §9 with DESIGN §8: the Movies page's fifth row is
+// The genre rows of each screen (docs/product.md#genre-rows; the Movies page's fifth row is
 // genre 18 and says so — "Drama movies").
+
+/** A row on a browse screen: one genre of one media type, under its label. */
+export interface RowDefinition {
+  id: number;
+  title: string;
+  type: MediaType;
+}
 
 /** Home mixes movies and series, so each label says which. */
 export const homeRows: readonly RowDefinition[] = [

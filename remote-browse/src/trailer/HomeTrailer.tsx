@@ -1,12 +1,13 @@
 import { useRef, useState } from 'react';
+import { Icon, icons } from '@netnet/shared';
 import trailerUrl from '../assets/home-trailer.mp4';
 import posterUrl from '../assets/home-trailer.jpg';
-import { PauseIcon, PlayIcon, SoundOffIcon, SoundOnIcon } from './icons';
+import captionsUrl from '../assets/home-trailer.vtt';
 import { playQuietly, usePauseWhileHidden } from './usePauseWhileHidden';
 import styles from './HomeTrailer.module.scss';
 
 /**
- * The home screen's looping trailer (SPEC §2): muted by default with a sound toggle. It also has
+ * The home screen's looping trailer (docs/product.md#home): muted by default with a sound toggle. It also has
  * a pause control, because moving content that plays on its own for more than five seconds must
  * be stoppable (WCAG 2.2.2).
  */
@@ -24,6 +25,8 @@ export function HomeTrailer() {
     else video.pause();
   };
 
+  // The captions come from the remote's origin, like the video; a cross-origin track needs CORS
+  // (crossOrigin on the video, Access-Control-Allow-Origin from the remote).
   return (
     <section className={styles.trailer} aria-label="Trailer">
       <video
@@ -39,13 +42,16 @@ export function HomeTrailer() {
         aria-label="Netnet home trailer"
         onPlay={() => setPlaying(true)}
         onPause={() => setPlaying(false)}
-      />
+        crossOrigin="anonymous"
+      >
+        <track kind="captions" src={captionsUrl} srcLang="en" label="English" />
+      </video>
       <div className={styles.controls}>
         <button type="button" className={styles.control} onClick={togglePlaying} aria-label={playing ? 'Pause trailer' : 'Play trailer'}>
-          {playing ? <PauseIcon /> : <PlayIcon />}
+          <Icon d={playing ? icons.pause : icons.play} />
         </button>
         <button type="button" className={styles.control} onClick={() => setMuted((m) => !m)} aria-label={muted ? 'Activate sound' : 'Mute sound'}>
-          {muted ? <SoundOffIcon /> : <SoundOnIcon />}
+          <Icon d={muted ? icons.soundOff : icons.soundOn} />
         </button>
       </div>
     </section>

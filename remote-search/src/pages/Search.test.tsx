@@ -3,12 +3,16 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from '@netnet/shared';
 import Search from './Search';
-import { askedUrls, CATALOGUE, deferred, ok, stubSearch, title, useTestCatalogue, type Answer } from '../testing/fakeCatalogue';
+import { type Answer, deferred, fakeCatalogue, page, summary } from '@netnet/shared/testing';
 
-const harbor = title({ id: 10, media_type: 'movie', title: 'The Silent Harbor', backdrop_path: '/harbor.svg', release_date: '2019-04-02' });
-const nightShift = title({ id: 20, media_type: 'tv', name: 'Night Shift', backdrop_path: '/night.svg', first_air_date: '2021-01-09' });
-const noBackdrop = title({ id: 30, media_type: 'movie', title: 'Blank Harbor', backdrop_path: null });
-const person = title({ id: 40, media_type: 'person', name: 'Harbor Actor' });
+/** The catalogue answers each search by its query, and may wait. */
+const stubSearch = (answer: (query: string) => Answer | Promise<Answer>) =>
+  fakeCatalogue((url) => answer(url.searchParams.get('query') ?? ''));
+
+const harbor = summary({ id: 10, media_type: 'movie', title: 'The Silent Harbor', backdrop_path: '/harbor.svg', release_date: '2019-04-02' });
+const nightShift = summary({ id: 20, media_type: 'tv', name: 'Night Shift', backdrop_path: '/night.svg', first_air_date: '2021-01-09' });
+const noBackdrop = summary({ id: 30, media_type: 'movie', title: 'Blank Harbor', backdrop_path: null });
+const person = summary({ id: 40, media_type: 'person', name: 'Harbor Actor' });
 
 /** What the shell gives the page: a router, the address and the back/forward of the browser. */
 function Browser() {
@@ -54,14 +58,13 @@ async function search(user: ReturnType<typeof userEvent.setup>, text: string) {
   await user.keyboard('{Enter}');
 }
 
-beforeEach(() => useTestCatalogue());
 afterEach(() => {
   delete (global as { fetch?: unknown }).fetch;
 });
 
 describe('the search page', () => {
   it('starts idle: one h1 and a labelled search box in a search form, ready to type, asking nothing', () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     renderAt('/search');
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(within(screen.getByRole('search')).getByRole('searchbox')).toBe(box());
@@ -69,12 +72,12 @@ describe('the search page', () => {
     expect(box()).toHaveFocus();
     expect(screen.getByText(/Find movies and series by name/)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { level: 2 })).not.toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(catalogue.fetchMock).not.toHaveBeenCalled();
   });
 
   it('on Enter: puts the query in the URL, clears the box, shows Loading..., then the results', async () => {
     const answer = deferred<Answer>();
-    const fetchMock = stubSearch(() => answer.promise);
+    const catalogue = stubSearch(() => answer.promise);
     const user = renderAt('/search');
 
     await search(user, 'harbor');
@@ -83,18 +86,18 @@ describe('the search page', () => {
     expect(await resultsHeading('harbor')).toBeInTheDocument();
     expect(screen.getByText('Loading...')).toBeInTheDocument();
 
-    const [url] = askedUrls(fetchMock);
-    expect(`${url!.origin}${url!.pathname}`).toBe(`${CATALOGUE}/3/search/multi`);
+    const [url] = catalogue.urls();
+    expect(`${url!.origin}${url!.pathname}`).toBe('http://catalogue.test/3/search/multi');
     expect(url!.searchParams.get('query')).toBe('harbor');
     expect(url!.searchParams.get('page')).toBe('1');
 
-    answer.resolve(ok([harbor]));
+    answer.resolve(page([harbor]));
     expect(await screen.findByRole('link', { name: 'The Silent Harbor' })).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
   });
 
   it('shows movies and series with backdrop and name, linked by type, and drops people and titles without a backdrop', async () => {
-    stubSearch(() => ok([harbor, person, noBackdrop, nightShift]));
+    stubSearch(() => page([harbor, person, noBackdrop, nightShift]));
     const user = renderAt('/search?q=harbor');
 
     const movie = await screen.findByRole('link', { name: 'The Silent Harbor' });
@@ -108,7 +111,7 @@ describe('the search page', () => {
     expect(screen.queryByText('Harbor Actor')).not.toBeInTheDocument();
 
     const image = within(movie).getByRole('img', { name: 'The Silent Harbor' });
-    expect(image).toHaveAttribute('src', `${CATALOGUE}/t/p/w500/harbor.svg`);
+    expect(image).toHaveAttribute('src', 'http://catalogue.test/t/p/w500/harbor.svg');
     expect(image).toHaveAttribute('loading', 'lazy');
     expect(image).toHaveAttribute('width', '500');
     expect(image).toHaveAttribute('height', '281');
@@ -120,7 +123,7 @@ describe('the search page', () => {
   });
 
   it("says 'Nada' when nothing comes back, or nothing that can be shown", async () => {
-    stubSearch((query) => (query === 'zzz' ? ok([]) : ok([person, noBackdrop])));
+    stubSearch((query) => (query === 'zzz' ? page([]) : page([person, noBackdrop])));
     const user = renderAt('/search?q=zzz');
     expect(await screen.findByText('Nada')).toBeInTheDocument();
     expect(screen.queryByRole('list')).not.toBeInTheDocument();
@@ -133,9 +136,9 @@ describe('the search page', () => {
   it('shows a readable error with a Retry that asks again', async () => {
     const answers: Answer[] = [
       { status: 503, body: { success: false, status_code: 43, status_message: 'The catalogue is resting.' } },
-      ok([harbor]),
+      page([harbor]),
     ];
-    const fetchMock = stubSearch(() => answers.shift()!);
+    const catalogue = stubSearch(() => answers.shift()!);
     const user = renderAt('/search?q=harbor');
 
     const alert = await screen.findByRole('alert');
@@ -146,7 +149,7 @@ describe('the search page', () => {
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('link', { name: 'The Silent Harbor' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(catalogue.fetchMock).toHaveBeenCalledTimes(2);
   });
 
   it('also shows the error when the catalogue cannot be reached', async () => {
@@ -159,17 +162,17 @@ describe('the search page', () => {
 
 describe('the query in the URL', () => {
   it('drives the page: a shared link shows its results, with the box left empty', async () => {
-    const fetchMock = stubSearch(() => ok([nightShift]));
+    const catalogue = stubSearch(() => page([nightShift]));
     renderAt('/search?q=night%20shift');
     expect(await resultsHeading('night shift')).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Night Shift' })).toBeInTheDocument();
     expect(box()).toHaveValue('');
     expect(box()).not.toHaveFocus();
-    expect(askedUrls(fetchMock)[0]!.searchParams.get('query')).toBe('night shift');
+    expect(catalogue.urls()[0]!.searchParams.get('query')).toBe('night shift');
   });
 
   it('makes each search a history entry, so back and forward show earlier results', async () => {
-    stubSearch((query) => ok(query === 'harbor' ? [harbor] : [nightShift]));
+    stubSearch((query) => page(query === 'harbor' ? [harbor] : [nightShift]));
     const user = renderAt('/search');
     await search(user, 'harbor');
     expect(await screen.findByRole('link', { name: 'The Silent Harbor' })).toBeInTheDocument();
@@ -194,47 +197,47 @@ describe('the query in the URL', () => {
   });
 
   it('is cleaned in place: whitespace collapsed, unicode composed, 10,000 characters cut to 100', async () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     renderAt(`/search?q=${encodeURIComponent('  Ame\u0301lie \n  ')}`);
     expect(await resultsHeading('Am\u00e9lie')).toBeInTheDocument();
     expect(address()).toBe(`/search?q=${encodeURIComponent('Am\u00e9lie')}`);
-    expect(askedUrls(fetchMock).map((url) => url.searchParams.get('query'))).toEqual(['Am\u00e9lie']);
+    expect(catalogue.urls().map((url) => url.searchParams.get('query'))).toEqual(['Am\u00e9lie']);
   });
 
   it('cuts a 10,000-character link to 100 characters', async () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     renderAt(`/search?q=${'x'.repeat(10_000)}`);
     expect(await resultsHeading('x'.repeat(100))).toBeInTheDocument();
     expect(address()).toBe(`/search?q=${'x'.repeat(100)}`);
-    expect(askedUrls(fetchMock).every((url) => url.searchParams.get('query') === 'x'.repeat(100))).toBe(true);
+    expect(catalogue.urls().every((url) => url.searchParams.get('query') === 'x'.repeat(100))).toBe(true);
   });
 
   it('treats a blank q as no query', () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     renderAt('/search?q=%20%20');
     expect(address()).toBe('/search');
     expect(screen.queryByRole('heading', { level: 2 })).not.toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(catalogue.fetchMock).not.toHaveBeenCalled();
   });
 });
 
 describe('what the member types', () => {
   it('an empty or blank query goes nowhere and gets a gentle hint, which typing dismisses', async () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     const user = renderAt('/search');
     await user.keyboard('{Enter}');
     await search(user, '   \t ');
     expect(address()).toBe('/search');
     expect(screen.getByText('Type the name of a movie, a series or a genre.')).toBeInTheDocument();
     expect(box()).toHaveAccessibleDescription('Type the name of a movie, a series or a genre.');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(catalogue.fetchMock).not.toHaveBeenCalled();
 
     await user.type(box(), 'h');
     expect(screen.queryByText('Type the name of a movie, a series or a genre.')).not.toBeInTheDocument();
   });
 
   it('a pasted 10,000-character query is cut to 100 characters', async () => {
-    stubSearch(() => ok([]));
+    stubSearch(() => page([]));
     const user = renderAt('/search');
     await search(user, `   ${'y'.repeat(10_000)}`);
     expect(address()).toBe(`/search?q=${'y'.repeat(100)}`);
@@ -242,17 +245,17 @@ describe('what the member types', () => {
   });
 
   it('markup is shown as text, never turned into elements', async () => {
-    const fetchMock = stubSearch(() => ok([]));
+    const catalogue = stubSearch(() => page([]));
     const user = renderAt('/search');
     const payload = '<img src=x onerror=alert(1)>';
     await search(user, payload);
     expect(await resultsHeading(payload)).toBeInTheDocument();
     expect(document.querySelector('img')).toBeNull();
-    expect(askedUrls(fetchMock)[0]!.searchParams.get('query')).toBe(payload);
+    expect(catalogue.urls()[0]!.searchParams.get('query')).toBe(payload);
   });
 
   it('the search button submits too, and the results follow it in tab order', async () => {
-    stubSearch(() => ok([harbor, nightShift]));
+    stubSearch(() => page([harbor, nightShift]));
     const user = renderAt('/search');
     await user.type(box(), 'harbor');
     await user.click(screen.getByRole('button', { name: 'Search' }));

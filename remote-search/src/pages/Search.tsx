@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { routes, useNavigate, useSearchParams } from '@netnet/shared';
+import { href, useNavigate, useSearchParams } from '@netnet/shared';
 import { cleanQuery } from '../search/query';
 import { SearchForm } from '../search/SearchForm';
 import { SearchResults } from '../search/SearchResults';
@@ -14,11 +14,11 @@ export default function Search() {
 
   // A messy or overlong link is rewritten to the query actually searched, in place.
   useEffect(() => {
-    if (raw !== null && raw !== query) void navigate(routes.search(query), { replace: true });
+    if (raw !== null && raw !== query) void navigate(href('search', { q: query }), { replace: true });
   }, [raw, query, navigate]);
 
   // Searching again for what is on screen would only add a duplicate history entry.
-  const search = (next: string) => void navigate(routes.search(next), { replace: next === query });
+  const search = (next: string) => void navigate(href('search', { q: next }), { replace: next === query });
 
   return (
     <section className={styles.page}>

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { type ImageSize, imageUrl, Link, routes } from '@netnet/shared';
+import { type ImageSize, imageUrl, Link, titleHref } from '@netnet/shared';
 import type { SearchHit } from './results';
 import styles from './ResultCard.module.scss';
 
@@ -11,7 +11,7 @@ export function ResultCard({ hit }: { hit: SearchHit }) {
   const metaId = useId();
   const meta = [KIND[hit.type], hit.year].filter(Boolean).join(' · ');
   return (
-    <Link className={styles.card} to={routes.title(hit.type, hit.id)} aria-describedby={metaId}>
+    <Link className={styles.card} to={titleHref(hit.type, hit.id)} aria-describedby={metaId}>
       <img
         className={styles.image}
         // Tiles are about 170px wide on a phone and 230px on a desktop: sharp at 2x without `original`.

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Icon, icons } from '@netnet/shared';
 import { cleanQuery } from './query';
-import { SearchIcon } from './SearchIcon';
 import styles from './SearchForm.module.scss';
 
 const PLACEHOLDER = 'Search for a series, a movie, a genre, etc.';
@@ -12,7 +12,7 @@ interface SearchFormProps {
   autoFocus?: boolean;
 }
 
-/** The single search box (SPEC §2): submitting hands over the query and clears the box. */
+/** The single search box (docs/product.md#search): submitting hands over the query and clears the box. */
 export function SearchForm({ onSearch, autoFocus = false }: SearchFormProps) {
   const [text, setText] = useState('');
   const [hint, setHint] = useState(false);
@@ -57,7 +57,7 @@ export function SearchForm({ onSearch, autoFocus = false }: SearchFormProps) {
           }}
         />
         <button type="submit" className={styles.submit} aria-label="Search">
-          <SearchIcon />
+          <Icon d={icons.search} />
         </button>
       </div>
       <p id={hintId} className={styles.hint} aria-live="polite">

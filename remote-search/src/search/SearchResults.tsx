@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { catalogue, useCatalogue } from '@netnet/shared';
+import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
 import { searchHits } from './results';
 import { ResultCard } from './ResultCard';
 import styles from './SearchResults.module.scss';
@@ -21,14 +21,12 @@ export function SearchResults({ query }: { query: string }) {
         </p>
       )}
       {result.status === 'error' && (
-        <div className={styles.error} role="alert">
-          <p className={styles.message}>
-            <strong className={styles.problem}>Something went wrong while searching.</strong> {result.error.message}
-          </p>
-          <button type="button" className={styles.retry} onClick={result.retry}>
-            Retry
-          </button>
-        </div>
+        <LoadError
+          message="Something went wrong while searching."
+          detail={result.error.message}
+          onRetry={result.retry}
+          alert
+        />
       )}
       {result.status === 'fetched' && hits.length === 0 && (
         <p className={styles.message} role="status">

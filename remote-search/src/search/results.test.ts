@@ -1,4 +1,4 @@
-import { title as summary } from '../testing/fakeCatalogue';
+import { summary } from '@netnet/shared/testing';
 import { searchHits } from './results';
 
 describe('searchHits', () => {

@@ -11,7 +11,7 @@ export interface SearchHit {
 }
 
 /**
- * search/multi also returns people, and titles without a backdrop would be blank tiles (SPEC §5):
+ * search/multi also returns people, and titles without a backdrop would be blank tiles:
  * keep movies and series that have one. A movie and a series may share an id, so both are kept.
  */
 export function searchHits(results: readonly TitleSummary[]): SearchHit[] {

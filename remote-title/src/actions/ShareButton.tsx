@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { ActionButton, ActionIcon } from '@netnet/shared';
+import { ActionButton, Icon } from '@netnet/shared';
 import { ShareOverlay } from '../share/ShareOverlay';
-import { icons } from './icons';
+import { titleIcons } from './icons';
 
 /** Opens the share overlay for this page; focus comes back here when it closes. */
 export function ShareButton({ title }: { title: string }) {
@@ -9,7 +9,7 @@ export function ShareButton({ title }: { title: string }) {
   const close = useCallback(() => setOpen(false), []);
   return (
     <>
-      <ActionButton label="Share" icon={<ActionIcon path={icons.share} />} hasPopup="dialog" onClick={() => setOpen(true)} />
+      <ActionButton label="Share" icon={<Icon d={titleIcons.share} line />} hasPopup="dialog" onClick={() => setOpen(true)} />
       {open && <ShareOverlay title={title} url={window.location.href} onClose={close} />}
     </>
   );

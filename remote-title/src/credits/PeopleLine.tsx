@@ -8,7 +8,7 @@ interface PeopleLineProps {
   names: string[];
 }
 
-/** 'Cast: A, B, C, D… more' — 4 names, 7 after 'more', back to 4 with 'less' (SPEC §9). */
+/** 'Cast: A, B, C, D… more' — 4 names, 7 after 'more', back to 4 with 'less' (docs/product.md#cast-and-director). */
 export function PeopleLine({ label, names }: PeopleLineProps) {
   const [expanded, setExpanded] = useState(false);
   const namesId = useId();

@@ -3,7 +3,7 @@ import { castNames, directorNames } from './people';
 import { PeopleLine } from './PeopleLine';
 import styles from './Credits.module.scss';
 
-/** The Cast and Director lines; nothing at all while loading or if the credits call fails (SPEC §8). */
+/** The Cast and Director lines; nothing at all while loading or if the credits call fails (docs/product.md#cast-and-director). */
 export function TitleCredits({ type, id }: { type: MediaType; id: number }) {
   const credits = useCatalogue(catalogue.credits(type, id));
   if (credits.status !== 'fetched') return null;

@@ -1,6 +1,6 @@
 import type { Credits } from '@netnet/shared';
 
-// The Cast and Director lines (SPEC §2, §9; DESIGN §8: directors are crew whose job is Director).
+// The Cast and Director lines (docs/product.md#cast-and-director): directors are the crew whose job is Director.
 
 export const COLLAPSED_NAMES = 4;
 export const EXPANDED_NAMES = 7;

@@ -2,7 +2,7 @@ import type { MediaType, TitleDetails } from '@netnet/shared';
 import { formatRuntime, matchPercent, ratingBadge, releaseYear, runtimeMinutes, spokenRuntime } from './facts';
 import styles from './TitleFacts.module.scss';
 
-/** '97% match · 2023 · [R] · 2h 5m · [HD]' under the title (SPEC §2 "Title details block"). */
+/** '97% match · 2023 · [R] · 2h 5m · [HD]' under the title (docs/product.md#details-line). */
 export function TitleFacts({ details, type }: { details: TitleDetails; type: MediaType }) {
   const match = matchPercent(details.vote_average);
   const year = releaseYear(details, type);

@@ -1,6 +1,6 @@
 import type { MediaType, TitleDetails } from '@netnet/shared';
 
-// The figures of the details block (SPEC §2 "Title details block", §9).
+// The figures of the details line (docs/product.md#details-line, docs/product.md#limits-and-constants).
 
 /** 'NN% match' from a 0–10 vote average; null when the title has no votes yet. */
 export function matchPercent(voteAverage: number | null | undefined): number | null {

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { closeDatabase, isRated, isSaved } from '@netnet/shared';
-import { IDBFactory } from 'fake-indexeddb';
-import { notFound, renderTitleRoute, serveCatalogue } from '../testing/renderTitle';
+import { isSaved } from '@netnet/shared';
+import { isRated } from '../rating/ratings';
+import { fakeCatalogue, freshIndexedDB, notFound } from '@netnet/shared/testing';
+import { renderTitleRoute } from '../testing/renderTitle';
 import { prefetch as prefetchMovie } from './MovieDetail';
 import {
   clip,
@@ -25,8 +26,7 @@ const movieCatalogue = {
 };
 
 beforeEach(async () => {
-  await closeDatabase();
-  globalThis.indexedDB = new IDBFactory();
+  await freshIndexedDB();
   jest.spyOn(window, 'scrollTo').mockImplementation(() => {});
   jest.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
   jest.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
@@ -34,7 +34,7 @@ beforeEach(async () => {
 
 describe('redirects', () => {
   it.each(['/title/abc', '/title/0', '/title/12abc', '/tv/-5'])('sends %s to /, fetching nothing', async (path) => {
-    const fetchMock = serveCatalogue(movieCatalogue);
+    const { fetchMock } = fakeCatalogue(movieCatalogue);
     renderTitleRoute(path);
     expect(await screen.findByText('Landing page')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
@@ -42,7 +42,7 @@ describe('redirects', () => {
 
   it('sends an unknown title to /', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});
-    serveCatalogue({ 'movie/999': notFound });
+    fakeCatalogue({ 'movie/999': notFound });
     renderTitleRoute('/title/999');
     expect(screen.getByRole('heading', { level: 1, name: 'Loading title' })).toBeInTheDocument();
     expect(await screen.findByText('Landing page')).toBeInTheDocument();
@@ -50,7 +50,7 @@ describe('redirects', () => {
 
   it('sends a series whose details fail to /', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});
-    serveCatalogue({ 'tv/5': { status: 500, body: {} } });
+    fakeCatalogue({ 'tv/5': { status: 500, body: {} } });
     renderTitleRoute('/tv/5');
     expect(await screen.findByText('Landing page')).toBeInTheDocument();
   });
@@ -58,7 +58,7 @@ describe('redirects', () => {
 
 describe('a movie page', () => {
   it('shows the details block', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604');
     expect(await screen.findByRole('heading', { level: 1, name: 'The Matrix Reloaded' })).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
@@ -72,7 +72,7 @@ describe('a movie page', () => {
   });
 
   it('lists cast and directors, 4 names then 7', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604');
     expect(await screen.findByText('Keanu, Carrie-Anne, Laurence, Hugo…')).toBeInTheDocument();
     expect(screen.getByText('Lana Wachowski, Lilly Wachowski')).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe('a movie page', () => {
   });
 
   it('shows nothing for credits that fail', async () => {
-    serveCatalogue({ ...movieCatalogue, 'movie/604/credits': { status: 500, body: {} } });
+    fakeCatalogue({ ...movieCatalogue, 'movie/604/credits': { status: 500, body: {} } });
     renderTitleRoute('/title/604');
     await screen.findByRole('heading', { level: 1, name: 'The Matrix Reloaded' });
     await waitFor(() => expect(screen.getByRole('link', { name: 'Similar 1' })).toBeInTheDocument());
@@ -93,7 +93,7 @@ describe('a movie page', () => {
   });
 
   it('shows the first 12 recommendations and popular movies, linking to movie pages', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604');
     const similar = await screen.findByRole('region', { name: 'More like this' });
     await waitFor(() => expect(within(similar).getAllByRole('link')).toHaveLength(12));
@@ -106,18 +106,18 @@ describe('a movie page', () => {
   });
 
   it('says something went wrong when More like this fails, and retries', async () => {
-    serveCatalogue({ ...movieCatalogue, 'movie/604/recommendations': { status: 503, body: {} } });
+    fakeCatalogue({ ...movieCatalogue, 'movie/604/recommendations': { status: 503, body: {} } });
     renderTitleRoute('/title/604');
     const similar = await screen.findByRole('region', { name: 'More like this' });
     expect(await within(similar).findByText('Something went wrong')).toBeInTheDocument();
 
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     await userEvent.click(within(similar).getByRole('button', { name: 'Retry' }));
     expect(await within(similar).findByRole('link', { name: 'Similar 1' })).toBeInTheDocument();
   });
 
   it('shows the poster when there is no trailer, and says so on Play; Download explains itself', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604');
     const poster = await screen.findByRole('img', { name: 'The Matrix Reloaded poster' });
     expect(poster).toHaveAttribute('src', 'http://catalogue.test/t/p/w780/b604.svg');
@@ -130,13 +130,13 @@ describe('a movie page', () => {
   });
 
   it('arriving from a hero with ?play=1 plays like the Play button', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604?play=1');
     expect(await screen.findByText('There’s no trailer for The Matrix Reloaded to play.')).toBeInTheDocument();
   });
 
   it('plays the self-hosted clip, and Play restarts it', async () => {
-    serveCatalogue({ ...movieCatalogue, 'movie/604/videos': clip });
+    fakeCatalogue({ ...movieCatalogue, 'movie/604/videos': clip });
     renderTitleRoute('/title/604');
     await screen.findByRole('heading', { level: 1, name: 'The Matrix Reloaded' });
     await waitFor(() => expect(document.querySelector('video')).not.toBeNull());
@@ -152,7 +152,7 @@ describe('a movie page', () => {
   });
 
   it('keeps My list and Rate per member and media type', async () => {
-    serveCatalogue(movieCatalogue);
+    fakeCatalogue(movieCatalogue);
     renderTitleRoute('/title/604', 'ann');
     const myList = await screen.findByRole('button', { name: 'My list' });
     await waitFor(() => expect(myList).toHaveAttribute('aria-disabled', 'false'));
@@ -172,7 +172,7 @@ describe('a movie page', () => {
 it('still works, and says so, when this browser cannot keep My list or ratings', async () => {
   jest.spyOn(console, 'warn').mockImplementation(() => {});
   Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true, writable: true });
-  serveCatalogue(movieCatalogue);
+  fakeCatalogue(movieCatalogue);
   renderTitleRoute('/title/604');
   expect(await screen.findByRole('heading', { level: 1, name: 'The Matrix Reloaded' })).toBeInTheDocument();
   const myList = screen.getByRole('button', { name: 'My list' });
@@ -193,7 +193,7 @@ describe('a series page', () => {
   };
 
   it('uses the series’ own fields and links to series pages', async () => {
-    serveCatalogue(seriesCatalogue);
+    fakeCatalogue(seriesCatalogue);
     renderTitleRoute('/tv/70523');
     expect(await screen.findByRole('heading', { level: 1, name: 'Dark' })).toBeInTheDocument();
     expect(screen.getByText('84% match')).toBeInTheDocument();
@@ -211,7 +211,7 @@ describe('a series page', () => {
 
 describe('prefetch (the shell calls it when a member points at a title link)', () => {
   it('warms the details, so the page opens on the title instead of a skeleton', async () => {
-    const fetchMock = serveCatalogue(movieCatalogue);
+    const { fetchMock } = fakeCatalogue(movieCatalogue);
     prefetchMovie({ id: '604' });
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith(expect.stringContaining('/3/movie/604?'), expect.anything()));
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -220,7 +220,7 @@ describe('prefetch (the shell calls it when a member points at a title link)', (
   });
 
   it('fetches nothing for an id that is not one', () => {
-    const fetchMock = serveCatalogue(movieCatalogue);
+    const { fetchMock } = fakeCatalogue(movieCatalogue);
     prefetchMovie({ id: '12abc' });
     prefetchMovie({});
     expect(fetchMock).not.toHaveBeenCalled();

@@ -4,22 +4,22 @@ import {
   fetchCatalogue,
   type MediaType,
   Navigate,
-  parseTitleId,
-  routes,
+  href,
   useCatalogue,
   useNavigationType,
   useParams,
 } from '@netnet/shared';
+import { parseTitleId } from '@netnet/shared/ids';
 import { TitleSkeleton } from '../title/TitleSkeleton';
 import { TitleView } from '../title/TitleView';
 
 /**
  * /title/:id and /tv/:id. A malformed or unknown id, or details that fail, lead to /
- * (SPEC §8; the shell's guard then brings a member to /browse) — never a blank page.
+ * (docs/product.md#guards-and-redirects; the shell's guard then brings a member to /browse) — never a blank page.
  */
 export function TitleRoute({ type }: { type: MediaType }) {
   const id = parseTitleId(useParams().id);
-  if (id === null) return <Navigate to={routes.landing} replace />;
+  if (id === null) return <Navigate to={href('landing')} replace />;
   // A new key per title: moving to a similar title starts its page afresh (trailer, toggles, 'more').
   return <TitleDetailsLoader key={`${type}-${id}`} type={type} id={id} />;
 }
@@ -36,7 +36,7 @@ function TitleDetailsLoader({ type, id }: { type: MediaType; id: number }) {
   if (details.status === 'loading') return <TitleSkeleton />;
   if (details.status === 'error' || !details.data?.id) {
     if (details.status === 'error') console.warn(`Netnet: no details for ${type} ${id}`, details.error.message);
-    return <Navigate to={routes.landing} replace />;
+    return <Navigate to={href('landing')} replace />;
   }
   return <TitleView type={type} details={details.data} />;
 }

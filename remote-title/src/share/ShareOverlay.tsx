@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { Icon, icons } from '@netnet/shared';
 import { openSharePopup } from './openSharePopup';
 import { ShareError, shareMessage, SHARE_NETWORKS, type ShareNetwork } from './shareLinks';
 import { NetworkIcon } from './NetworkIcon';
@@ -15,7 +16,7 @@ interface ShareOverlayProps {
 
 const BLOCKED = 'Your browser blocked the share window. Allow pop-ups for Netnet and try again.';
 
-/** Full-screen 'Share to ...' sheet (SPEC §2): a network opens its share popup; either way it closes. */
+/** Full-screen 'Share to ...' sheet (docs/product.md#share-overlay): a network opens its share popup; either way it closes. */
 export function ShareOverlay({ title, url, onClose }: ShareOverlayProps) {
   const dialog = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -46,9 +47,7 @@ export function ShareOverlay({ title, url, onClose }: ShareOverlayProps) {
     <div className={styles.layer}>
       <div ref={dialog} className={styles.sheet} role="dialog" aria-modal="true" aria-labelledby={headingId}>
         <button type="button" className={styles.close} aria-label="Close" onClick={onClose}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M6 6l12 12M18 6L6 18" />
-          </svg>
+          <Icon d={icons.close} line />
         </button>
         <h2 id={headingId} className={styles.heading}>
           Share to ...

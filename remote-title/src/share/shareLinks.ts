@@ -1,4 +1,4 @@
-// Share links for the five networks (SPEC §2 "Share overlay", §9): pure, so every URL and size
+// Share links for the five networks (docs/product.md#share-overlay): pure, so every URL and size
 // is checked by unit tests rather than by opening popups.
 
 export type ShareNetwork = 'whatsapp' | 'telegram' | 'line' | 'linkedin' | 'facebook';
@@ -21,7 +21,7 @@ export const POPUP_SIZES: Readonly<Record<ShareNetwork, { width: number; height:
 
 export const PRODUCT_NAME = 'Netnet';
 
-/** A share was asked for without what it needs (SPEC §5: sharing requires a non-empty url). */
+/** A share was asked for without what it needs (sharing needs a non-empty url). */
 export class ShareError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { catalogue, mediaTypeOf, Poster, routes, Skeleton, titleName, useCatalogue, type MediaType } from '@netnet/shared';
-import { LoadFailed } from './LoadFailed';
+import { catalogue, LoadError, mediaTypeOf, Poster, titleHref, Skeleton, titleName, useCatalogue, type MediaType } from '@netnet/shared';
 import styles from './MoreLikeThis.module.scss';
 
 export const SIMILAR_COUNT = 12;
@@ -22,7 +21,7 @@ export function MoreLikeThis({ type, id }: { type: MediaType; id: number }) {
           ))}
         </div>
       )}
-      {similar.status === 'error' && <LoadFailed onRetry={similar.retry} />}
+      {similar.status === 'error' && <LoadError onRetry={similar.retry} />}
       {similar.status === 'fetched' &&
         (similar.data.results.length === 0 ? (
           <p className={styles.empty}>No similar titles yet.</p>
@@ -32,7 +31,7 @@ export function MoreLikeThis({ type, id }: { type: MediaType; id: number }) {
               const titleType = mediaTypeOf(title, type);
               return (
                 <li key={`${titleType}-${title.id}`}>
-                  <Poster path={title.poster_path} name={titleName(title)} to={routes.title(titleType, title.id)} />
+                  <Poster path={title.poster_path} name={titleName(title)} to={titleHref(titleType, title.id)} />
                 </li>
               );
             })}

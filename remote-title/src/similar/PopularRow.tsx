@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { catalogue, Poster, routes, Skeleton, titleName, useCatalogue, type MediaType } from '@netnet/shared';
-import { LoadFailed } from './LoadFailed';
+import { catalogue, LoadError, Poster, titleHref, Skeleton, titleName, useCatalogue, type MediaType } from '@netnet/shared';
 import styles from './MoreLikeThis.module.scss';
 
 /** A row of popular titles of the same type, the current one left out. */
@@ -21,14 +20,14 @@ export function PopularRow({ type, excludeId }: { type: MediaType; excludeId: nu
           ))}
         </div>
       )}
-      {popular.status === 'error' && <LoadFailed onRetry={popular.retry} />}
+      {popular.status === 'error' && <LoadError onRetry={popular.retry} />}
       {popular.status === 'fetched' && (
         <ul className={styles.row}>
           {popular.data.results
             .filter((title) => title.id !== excludeId)
             .map((title) => (
               <li key={title.id}>
-                <Poster path={title.poster_path} name={titleName(title)} to={routes.title(type, title.id)} />
+                <Poster path={title.poster_path} name={titleName(title)} to={titleHref(type, title.id)} />
               </li>
             ))}
         </ul>

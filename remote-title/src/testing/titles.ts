@@ -1,4 +1,6 @@
 // Catalogue bodies for page tests, in the TMDB v3 shapes.
+import { page } from '@netnet/shared/testing';
+
 const summary = (id: number, name: string, type: 'movie' | 'tv') => ({
   id,
   ...(type === 'movie' ? { title: name } : { name }),
@@ -9,8 +11,6 @@ const summary = (id: number, name: string, type: 'movie' | 'tv') => ({
   overview: '',
   vote_average: 7,
 });
-
-export const page = (results: unknown[]) => ({ page: 1, results, total_pages: 1, total_results: results.length });
 
 export const matrix = {
   id: 604,

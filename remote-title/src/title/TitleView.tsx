@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import {
   imageUrl,
   type MediaType,
   Notice,
+  PLAY_ON_ARRIVAL,
   type TitleDetails,
   titleName,
   useSearchParams,
@@ -26,7 +27,7 @@ interface TitleViewProps {
   details: TitleDetails;
 }
 
-/** A movie's or a series' page: trailer, details, credits, actions, More like this (SPEC §2). */
+/** A movie's or a series' page: trailer, details, credits, actions, More like this (docs/product.md#title-pages). */
 export function TitleView({ type, details }: TitleViewProps) {
   const name = titleName(details);
   const [trailer, send] = useTrailer(type, details.id);
@@ -45,18 +46,22 @@ export function TitleView({ type, details }: TitleViewProps) {
 
   // A hero's Play button arrives with ?play=1: play as if Play were pressed here, once.
   const [params, setParams] = useSearchParams();
-  const arrivedToPlay = params.get('play') === '1';
-  useEffect(() => {
-    if (!arrivedToPlay || trailer.stage === 'waiting') return;
+  const arrivedToPlay = params.get(PLAY_ON_ARRIVAL.param) === PLAY_ON_ARRIVAL.value;
+  // An effect event: it reads the latest trailer state, yet only an arrival (or the trailer
+  // leaving 'waiting') runs it, once.
+  const playOnArrival = useEffectEvent(() => {
     play();
     setParams(
       (current) => {
-        current.delete('play');
+        current.delete(PLAY_ON_ARRIVAL.param);
         return current;
       },
       { replace: true },
     );
-    // play() reads the latest trailer state; running once per arrival is the point.
+  });
+  useEffect(() => {
+    if (!arrivedToPlay || trailer.stage === 'waiting') return;
+    playOnArrival();
   }, [arrivedToPlay, trailer.stage]);
 
   return (

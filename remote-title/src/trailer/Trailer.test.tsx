@@ -1,4 +1,4 @@
-import { useReducer } from 'react';
+import { useEffect, useReducer } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Trailer } from './Trailer';
@@ -9,7 +9,9 @@ let send: (event: TrailerEvent) => void = () => {};
 
 function Harness({ image = '/poster.jpg' }: { image?: string | null }) {
   const [state, dispatch] = useReducer(trailerReducer, initialTrailer);
-  send = dispatch;
+  useEffect(() => {
+    send = dispatch;
+  }, [dispatch]);
   return <Trailer state={state} send={dispatch} name="Dune" image={image} />;
 }
 

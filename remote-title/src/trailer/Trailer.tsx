@@ -1,4 +1,5 @@
 import { forwardRef, type Dispatch } from 'react';
+import { Icon, icons } from '@netnet/shared';
 import { ClipPlayer } from './ClipPlayer';
 import { showsPoster, type TrailerEvent, type TrailerState } from './trailerState';
 import { YouTubeTrailerPlayer } from './YouTubeTrailerPlayer';
@@ -12,7 +13,7 @@ interface TrailerProps {
   image: string | null;
 }
 
-/** The 160px trailer strip at the top of a title page, with play/pause and mute overlaid (SPEC §2). */
+/** The 160px trailer strip at the top of a title page, with play/pause and mute overlaid (docs/product.md#trailer). */
 export const Trailer = forwardRef<HTMLElement, TrailerProps>(function Trailer({ state, send, name, image }, ref) {
   const { stage, source, ready, muted, playing, restarts } = state;
   const player = { muted, playing, restarts, send };
@@ -37,9 +38,7 @@ export const Trailer = forwardRef<HTMLElement, TrailerProps>(function Trailer({ 
             aria-label={playing ? 'Pause trailer' : 'Play trailer'}
             onClick={() => send({ type: 'togglePlay' })}
           >
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              {playing ? <path d="M7 5h3v14H7zM14 5h3v14h-3z" /> : <path d="M8 5l11 7-11 7z" />}
-            </svg>
+            <Icon d={playing ? icons.pause : icons.play} />
           </button>
           <button
             type="button"
@@ -47,10 +46,7 @@ export const Trailer = forwardRef<HTMLElement, TrailerProps>(function Trailer({ 
             aria-label={muted ? 'Activate sound' : 'Mute sound'}
             onClick={() => send({ type: 'toggleMute' })}
           >
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path d="M4 9v6h4l5 4V5L8 9z" />
-              {muted ? <path className={styles.stroke} d="M16 9l5 6M21 9l-5 6" /> : <path className={styles.stroke} d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" />}
-            </svg>
+            <Icon d={muted ? icons.soundOff : icons.soundOn} />
           </button>
         </>
       )}

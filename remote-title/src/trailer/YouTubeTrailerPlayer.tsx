@@ -8,8 +8,11 @@ import styles from './Trailer.module.scss';
 export function YouTubeTrailerPlayer({ videoKey, muted, playing, restarts, send }: PlayerProps & { videoKey: string }) {
   const host = useRef<HTMLDivElement>(null);
   const player = useRef<YouTubePlayer | null>(null);
+  // What the player must do once YouTube has made it (onReady comes later, from outside React).
   const wanted = useRef({ muted, playing });
-  wanted.current = { muted, playing };
+  useEffect(() => {
+    wanted.current = { muted, playing };
+  }, [muted, playing]);
 
   useEffect(() => {
     const parent = host.current;

@@ -1,11 +1,11 @@
 import type { Video } from '@netnet/shared';
 
-// The detail-page trailer as a pure state machine (SPEC §4 "Trailer"): what plays, whether it
+// The detail-page trailer as a pure state machine (docs/product.md#trailer): what plays, whether it
 // is muted and playing, and when the poster stands in for it.
 
 export type TrailerSource = { kind: 'youtube'; key: string } | { kind: 'file'; url: string };
 
-/** The first YouTube video (SPEC §7); else the embedded catalogue's self-hosted clip; else none. */
+/** The first YouTube video; else the embedded catalogue's self-hosted clip; else none. */
 export function pickTrailer(videos: readonly Video[] | null | undefined): TrailerSource | null {
   const list = videos ?? [];
   const youtube = list.find((v) => v.site === 'YouTube' && typeof v.key === 'string' && v.key.trim() !== '');

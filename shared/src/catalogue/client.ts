@@ -1,10 +1,10 @@
 // fetchCatalogue: one GET per URL at a time, answers cached for a while, never endless.
-//  - a bounded in-memory cache per URL, with a TTL (SPEC §4: responses are cached per URL);
+//  - a bounded in-memory cache per URL, with a TTL (docs/product.md#catalogue-calls);
 //  - identical calls in flight share one fetch; a caller that aborts leaves, and the fetch is
 //    cancelled only when nobody is left waiting for it;
 //  - a timeout, so a screen never stays on "loading" for good;
 //  - one polite retry on 429, after Retry-After (capped);
-//  - a non-ok status or an empty body is an error (SPEC §8), as a CatalogueError.
+//  - a non-ok status or an empty body is an error (docs/product.md#error-catalogue), as a CatalogueError.
 import { CatalogueError, isCatalogueErrorBody } from './error';
 import { catalogueUrl, type CatalogueRequest } from './paths';
 
@@ -47,9 +47,6 @@ export function readCached<T>(url: string): T | undefined {
   }
   return entry.data as T;
 }
-
-/** The cached body for a request, if still fresh (lets a screen render without a loading flash). */
-export const peekCatalogue = <T>(request: CatalogueRequest<T>): T | undefined => readCached<T>(catalogueUrl(request));
 
 function store(url: string, data: unknown): void {
   cache.delete(url);

@@ -3,7 +3,7 @@ import type { CatalogueErrorBody } from '../types';
 
 /**
  * http: the catalogue answered with an error status; network: no answer at all; timeout: no
- * answer in time; parse: an answer that is not JSON; empty: an answer with no data (SPEC §8).
+ * answer in time; parse: an answer that is not JSON; empty: an answer with no data (docs/product.md#error-catalogue).
  */
 export type CatalogueErrorKind = 'http' | 'network' | 'timeout' | 'parse' | 'empty';
 

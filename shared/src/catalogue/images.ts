@@ -1,5 +1,5 @@
 // Poster and backdrop URLs: served by the catalogue service under /t/p/{size}/ (generated
-// pictures offline, TMDB's through the proxy), requested at the size they are shown (DESIGN §8).
+// pictures offline, TMDB's through the proxy), requested at the size they are shown (docs/product.md#images).
 import { getRuntimeConfig } from '../config';
 
 /** TMDB's image sizes; posters are 2:3 and backdrops 16:9 at each width. */

@@ -2,7 +2,6 @@
 export { catalogue, catalogueUrl, type CatalogueRequest, type SearchScope } from './paths';
 export {
   fetchCatalogue,
-  peekCatalogue,
   clearCatalogueCache,
   retryDelay,
   CACHE_TTL_MS,

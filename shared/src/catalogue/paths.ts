@@ -1,4 +1,4 @@
-// The catalogue calls the product makes (SPEC §7), each typed with the body it answers, so
+// The catalogue calls the product makes (docs/product.md#catalogue-calls), each typed with the body it answers, so
 // `useCatalogue(catalogue.popular('movie'))` knows it gets a Page<TitleSummary>.
 import { getRuntimeConfig } from '../config';
 import type { Credits, GenreList, MediaType, Page, TitleDetails, TitleSummary, VideoList } from '../types';
@@ -17,7 +17,7 @@ function request<T>(path: string, params: Record<string, string | number> = {}):
   return { path, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)])) };
 }
 
-/** Details, credits and videos are asked for in en-US (SPEC §9). */
+/** Details, credits and videos are asked for in en-US. */
 const EN_US = { language: 'en-US' } as const;
 
 export const catalogue = {
@@ -26,12 +26,12 @@ export const catalogue = {
   discover: (type: MediaType, genreId: number, page = 1) =>
     request<Page<TitleSummary>>(`discover/${type}`, { with_genres: genreId, page }),
   genres: (type: MediaType) => request<GenreList>(`genre/${type}/list`),
-  /** Movies and series by default (DESIGN §8); page 1 only (SPEC §9). */
+  /** Movies and series by default (the search box promises both); page 1 only. */
   search: (query: string, scope: SearchScope = 'multi') => request<Page<TitleSummary>>(`search/${scope}`, { query, page: 1 }),
   details: (type: MediaType, id: number) => request<TitleDetails>(`${type}/${id}`, EN_US),
   credits: (type: MediaType, id: number) => request<Credits>(`${type}/${id}/credits`, EN_US),
   videos: (type: MediaType, id: number) => request<VideoList>(`${type}/${id}/videos`, EN_US),
-  /** 'More like this': recommendations for a movie, similar for a series (SPEC §7). */
+  /** 'More like this': recommendations for a movie, similar for a series. */
   similar: (type: MediaType, id: number, page = 1) =>
     request<Page<TitleSummary>>(type === 'movie' ? `movie/${id}/recommendations` : `tv/${id}/similar`, { page }),
   upcoming: (page = 1) => request<Page<TitleSummary>>('movie/upcoming', { page }),

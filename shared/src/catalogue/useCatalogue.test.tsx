@@ -1,9 +1,9 @@
 import { StrictMode, type ReactNode } from 'react';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { clearCatalogueCache, fetchCatalogue } from './client';
+import { fetchCatalogue } from './client';
 import { catalogue, type CatalogueRequest } from './paths';
 import { useCatalogue } from './useCatalogue';
-import { controllableFetch, fakeResponse, scriptedFetch, useTestConfig } from './testing/fakeFetch';
+import { controllableFetch, fakeResponse, scriptedFetch, loadTestRuntimeConfig } from '@netnet/shared/testing';
 import type { Page, TitleSummary } from '../types';
 
 const page: Page<TitleSummary> = {
@@ -14,8 +14,7 @@ const page: Page<TitleSummary> = {
 };
 
 beforeEach(() => {
-  useTestConfig();
-  clearCatalogueCache();
+  loadTestRuntimeConfig();
 });
 
 const strict = ({ children }: { children: ReactNode }) => <StrictMode>{children}</StrictMode>;

@@ -1,7 +1,7 @@
-// useCatalogue: a catalogue call as the SPEC §4 states — loading, then fetched or error — with
+// useCatalogue: a catalogue call in the states a screen shows — loading, then fetched or error — with
 // retry(). A null request means "not ready to ask yet" (e.g. the id is not known): it stays
 // loading and fetches nothing. The call is aborted on unmount or when the request changes.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { fetchCatalogue, readCached } from './client';
 import { CatalogueError, isAbortError } from './error';
 import { catalogueUrl, type CatalogueRequest } from './paths';
@@ -35,8 +35,21 @@ export function useCatalogue<T>(request: CatalogueRequest<T> | null): CatalogueR
     if (cached !== undefined) state = { status: 'fetched', data: cached };
   }
 
-  useEffect(() => {
+  // `request` is a new object on every render; its URL is what identifies it. So the effect below
+  // runs per URL and attempt, and this event reads the request of the render that asked.
+  const load = useEffectEvent((signal: AbortSignal) => {
     if (!url || !request) return;
+    fetchCatalogue(request, { signal }).then(
+      (data) => setSettled({ url, attempt, state: { status: 'fetched', data } }),
+      (error: unknown) => {
+        if (signal.aborted || isAbortError(error)) return;
+        setSettled({ url, attempt, state: { status: 'error', error: asCatalogueError(error, url) } });
+      },
+    );
+  });
+
+  useEffect(() => {
+    if (!url) return;
     const cached = readCached<T>(url);
     if (cached !== undefined) {
       // Keep it for the life of this screen part, even if the shared cache lets it go.
@@ -44,15 +57,8 @@ export function useCatalogue<T>(request: CatalogueRequest<T> | null): CatalogueR
       return;
     }
     const controller = new AbortController();
-    fetchCatalogue(request, { signal: controller.signal }).then(
-      (data) => setSettled({ url, attempt, state: { status: 'fetched', data } }),
-      (error: unknown) => {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        setSettled({ url, attempt, state: { status: 'error', error: asCatalogueError(error, url) } });
-      },
-    );
+    load(controller.signal);
     return () => controller.abort();
-    // `request` is a new object on every render; its URL is what identifies it.
   }, [url, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);

@@ -2,7 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { MediaType } from '../types';
 
 /*
- * The local database (SPEC §3 with DESIGN §8): IndexedDB 'netnet', version 1.
+ * The local database (docs/product.md#local-database): IndexedDB 'netnet', version 1.
  *
  *   titles  key [uid, type, id]  value { uid, type, id, name, poster, addedAt }  index 'uid'
  *   rated   key [uid, type, id]  value { uid, type, id }                         index 'uid'

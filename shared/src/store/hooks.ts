@@ -1,14 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MediaType, SavedTitle } from '../types';
 import { onStoreChange } from './changes';
-import { isRated, setRated } from './ratings';
 import { isSaved, listSaved, remove, save, type TitleRef } from './titles';
 import { useMemberUid, useStoredFlag, type FlagStatus } from './useStoredFlag';
 
 export const LIST_UNAVAILABLE = 'My list can’t be saved on this browser.';
 export const LIST_FAILED = 'My list could not be updated. Please try again.';
-export const RATING_UNAVAILABLE = 'Ratings can’t be saved on this browser.';
-export const RATING_FAILED = 'Your rating could not be saved. Please try again.';
 
 export interface SavedTitleState {
   saved: boolean;
@@ -19,7 +16,7 @@ export interface SavedTitleState {
   toggle(): Promise<void>;
 }
 
-/** Whether the member keeps this title in My list, and the toggle (SPEC §4 "My list toggle"). */
+/** Whether the member keeps this title in My list, and the toggle (docs/product.md#my-list-rate-and-share). */
 export function useSavedTitle({ id, type, name, poster }: TitleRef): SavedTitleState {
   const read = useCallback((uid: string) => isSaved(uid, type, id), [type, id]);
   const write = useCallback(
@@ -28,23 +25,6 @@ export function useSavedTitle({ id, type, name, poster }: TitleRef): SavedTitleS
   );
   const { on, ...flag } = useStoredFlag({ store: 'titles', read, write, failure: LIST_FAILED, unavailable: LIST_UNAVAILABLE });
   return { saved: on, ...flag };
-}
-
-export interface RatedState {
-  rated: boolean;
-  status: FlagStatus;
-  busy: boolean;
-  error: string | null;
-  note: string | null;
-  toggle(): Promise<void>;
-}
-
-/** Whether the member rated this title (thumbs up), and the toggle (SPEC §4 "Rated toggle"). */
-export function useRated(type: MediaType, id: number): RatedState {
-  const read = useCallback((uid: string) => isRated(uid, type, id), [type, id]);
-  const write = useCallback((uid: string, on: boolean) => setRated(uid, type, id, on), [type, id]);
-  const { on, ...flag } = useStoredFlag({ store: 'rated', read, write, failure: RATING_FAILED, unavailable: RATING_UNAVAILABLE });
-  return { rated: on, ...flag };
 }
 
 export type SavedTitlesState =

@@ -3,7 +3,7 @@ import styles from './ActionButton.module.scss';
 
 interface ActionButtonProps {
   label: string;
-  /** A 24px line icon (aria-hidden); the label names the control. */
+  /** A line `Icon`; the label names the control. */
   icon: ReactNode;
   onClick: () => void;
   /** For toggles (My list, Rate): announced as pressed / not pressed. */
@@ -39,14 +39,5 @@ export function ActionButton({ label, icon, onClick, pressed, unavailable, note,
         </span>
       )}
     </>
-  );
-}
-
-/** The line-icon frame every action icon uses; `filled` for the pressed thumbs-up. */
-export function ActionIcon({ path, filled = false }: { path: string; filled?: boolean }) {
-  return (
-    <svg className={filled ? `${styles.icon} ${styles.filled}` : styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d={path} />
-    </svg>
   );
 }

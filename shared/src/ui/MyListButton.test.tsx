@@ -1,18 +1,12 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createStore, Provider } from 'jotai';
-import { authAtom } from '../auth';
 import { isSaved, listSaved, save } from '../store';
-import { freshIndexedDB, withoutIndexedDB } from '../store/testDatabase';
+import { freshIndexedDB, renderPage, withoutIndexedDB } from '@netnet/shared/testing';
 import { MyListButton } from './MyListButton';
 
 const dune = { id: 7, type: 'movie' as const, name: 'Dune', poster: '/dune.jpg' };
 
-function renderAs(uid: string, ui = <MyListButton {...dune} />) {
-  const store = createStore();
-  store.set(authAtom, { status: 'authenticated', member: { uid, email: `${uid}@example.com` } });
-  return render(<Provider store={store}>{ui}</Provider>);
-}
+const renderAs = (uid: string, ui = <MyListButton {...dune} />) => renderPage(ui, { auth: uid });
 
 const button = () => screen.getByRole('button', { name: 'My list' });
 

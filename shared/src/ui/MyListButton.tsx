@@ -1,6 +1,7 @@
 import type { MediaType } from '../types';
 import { useSavedTitle } from '../store';
-import { ActionButton, ActionIcon } from './ActionButton';
+import { ActionButton } from './ActionButton';
+import { Icon } from './Icon';
 import { Notice } from './Notice';
 import styles from './MyListButton.module.scss';
 
@@ -16,7 +17,7 @@ const CHECK = 'M4 12.5l5 5L20 6.5';
 
 /**
  * The one My list toggle (title page and browse heroes): a plus when the title is not on the
- * member's list, a check when it is (SPEC §4). Pressed state is announced with aria-pressed.
+ * member's list, a check when it is (docs/product.md#my-list-rate-and-share). Pressed state is announced with aria-pressed.
  */
 export function MyListButton({ id, type, name, poster }: MyListButtonProps) {
   const { saved, status, busy, error, note, toggle } = useSavedTitle({ id, type, name, poster });
@@ -24,7 +25,7 @@ export function MyListButton({ id, type, name, poster }: MyListButtonProps) {
     <span className={styles.wrap}>
       <ActionButton
         label="My list"
-        icon={<ActionIcon path={saved ? CHECK : PLUS} />}
+        icon={<Icon d={saved ? CHECK : PLUS} line />}
         pressed={saved}
         unavailable={status !== 'ready' || busy}
         note={note}

@@ -1,6 +1,6 @@
 import type { SignInError, SignUpResult } from '@netnet/shared';
 
-// Firebase error codes → what the member reads (SPEC §8, DESIGN §6). Nothing is swallowed:
+// Firebase error codes → what the member reads (docs/product.md#sign-in-and-sign-up-messages). Nothing is swallowed:
 // every failure gives the member a message.
 
 export const messages = {

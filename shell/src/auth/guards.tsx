@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { authAtom, Navigate, Outlet, routes, useLocation } from '@netnet/shared';
+import { authAtom, Navigate, Outlet, href, useLocation } from '@netnet/shared';
 
 interface FromState {
   from?: string;
@@ -11,7 +11,7 @@ export function MembersOnly() {
   const location = useLocation();
   if (auth.status !== 'authenticated') {
     const from = location.pathname + location.search;
-    return <Navigate to={routes.landing} replace state={{ from } satisfies FromState} />;
+    return <Navigate to={href('landing')} replace state={{ from } satisfies FromState} />;
   }
   return <Outlet />;
 }
@@ -22,13 +22,13 @@ export function VisitorsOnly() {
   const location = useLocation();
   if (auth.status === 'authenticated') {
     const from = (location.state as FromState | null)?.from;
-    return <Navigate to={from && from.startsWith('/') && !from.startsWith('//') ? from : routes.browse} replace />;
+    return <Navigate to={from && from.startsWith('/') && !from.startsWith('//') ? from : href('browse')} replace />;
   }
   return <Outlet />;
 }
 
-/** Unknown paths (SPEC §2): members go to /browse, visitors to /. */
+/** Unknown paths (docs/product.md#guards-and-redirects): members go to /browse, visitors to /. */
 export function UnknownPath() {
   const auth = useAtomValue(authAtom);
-  return <Navigate to={auth.status === 'authenticated' ? routes.browse : routes.landing} replace />;
+  return <Navigate to={auth.status === 'authenticated' ? href('browse') : href('landing')} replace />;
 }

@@ -1,11 +1,13 @@
 // The two documents the shell reads at boot, requested by the entry script itself: they then
 // travel alongside the app's own chunks instead of one round trip after them.
-const request = (url: string) => fetch(url, { cache: 'no-cache' });
+import { qaTokenHeaders } from '../rollout/qaToken';
+
+const request = (url: string, headers: Record<string, string> = {}) => fetch(url, { cache: 'no-cache', headers });
 
 let early: { config?: Promise<Response>; remotes?: Promise<Response> } = {};
 
 export function requestRuntimeDocuments(): void {
-  early = { config: request('/config.json'), remotes: request('/remotes.json') };
+  early = { config: request('/config.json'), remotes: request('/remotes.json', qaTokenHeaders()) };
   // A failure is read (and shown) by boot; unread, it must not count as unhandled.
   Object.values(early).forEach((response) => response?.catch(() => {}));
 }

@@ -14,7 +14,7 @@ beforeEach(() => {
 it('shows a loading state, then the remote page', async () => {
   let resolve!: (module: unknown) => void;
   mockedLoadRemote.mockReturnValueOnce(new Promise((r) => (resolve = r)));
-  render(<RemotePage remote="remote-title" page="LoadsSlowly" />);
+  render(<RemotePage remote="remote-title" module="LoadsSlowly" />);
   expect(screen.getByRole('status', { name: 'Loading this part of Netnet' })).toBeInTheDocument();
   resolve({ default: () => <h1>Title page</h1> });
   expect(await screen.findByRole('heading', { name: 'Title page' })).toBeInTheDocument();
@@ -25,7 +25,7 @@ it('shows a readable fallback when a remote fails, and Retry really loads it aga
   mockedLoadRemote
     .mockRejectedValueOnce(new Error('network down'))
     .mockResolvedValueOnce({ default: () => <h1>Search page</h1> });
-  render(<RemotePage remote="remote-search" page="FailsOnce" />);
+  render(<RemotePage remote="remote-search" module="FailsOnce" />);
   expect(await screen.findByRole('alert')).toHaveTextContent('This part of Netnet is unavailable right now');
 
   await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -35,7 +35,7 @@ it('shows a readable fallback when a remote fails, and Retry really loads it aga
 
 it('treats a module without a page as a failure', async () => {
   mockedLoadRemote.mockResolvedValueOnce({});
-  render(<RemotePage remote="remote-browse" page="Empty" />);
+  render(<RemotePage remote="remote-browse" module="Empty" />);
   expect(await screen.findByRole('alert')).toHaveTextContent('unavailable');
 });
 
@@ -43,9 +43,9 @@ it('a failed page is tried again when the member comes back to it', async () => 
   mockedLoadRemote
     .mockRejectedValueOnce(new Error('down'))
     .mockResolvedValueOnce({ default: () => <h1>Back again</h1> });
-  const { unmount } = render(<RemotePage remote="remote-auth" page="ComesBack" />);
+  const { unmount } = render(<RemotePage remote="remote-auth" module="ComesBack" />);
   expect(await screen.findByRole('alert')).toBeInTheDocument();
   unmount();
-  render(<RemotePage remote="remote-auth" page="ComesBack" />);
+  render(<RemotePage remote="remote-auth" module="ComesBack" />);
   expect(await screen.findByRole('heading', { name: 'Back again' })).toBeInTheDocument();
 });

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { Spinner } from '@netnet/shared';
-import { RemoteErrorBoundary } from './RemoteErrorBoundary';
+import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
 import { loadPage, pageKey } from './preload';
 import type { RemoteName } from './remotes';
+import styles from './RemotePage.module.scss';
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -22,24 +22,38 @@ function pageFor(key: string): Page {
 interface RemotePageProps {
   remote: RemoteName;
   /** The exposed module, e.g. 'MovieDetail'. */
-  page: string;
+  module: string;
 }
 
-/** Renders one remote's page inside its own loading state and error boundary. */
-export function RemotePage({ remote, page }: RemotePageProps) {
-  const key = pageKey({ remote, page });
+/**
+ * Renders one remote's page inside its own loading state and error boundary, so a failing remote
+ * stays inside its area: the header, navigation and other areas carry on.
+ */
+export function RemotePage({ remote, module }: RemotePageProps) {
+  const key = pageKey({ remote, module });
   const [attempt, setAttempt] = useState(0);
   const Page = pageFor(key);
 
-  return (
-    <RemoteErrorBoundary
-      key={`${key}#${attempt}`}
-      onError={() => pages.delete(key)}
+  const fallback = (
+    <LoadError
+      className={styles.fallback}
+      message="This part of Netnet is unavailable right now"
+      detail="The rest of Netnet still works. You can try again in a moment."
       onRetry={() => setAttempt((n) => n + 1)}
-    >
+      alert
+    />
+  );
+  const onError = (error: unknown) => {
+    console.warn('[netnet] an area failed to render:', error instanceof Error ? error.message : error);
+    pages.delete(key);
+  };
+
+  return (
+    // A new key on Retry mounts a new boundary around the new lazy page.
+    <ErrorBoundary key={`${key}#${attempt}`} fallback={fallback} onError={onError}>
       <Suspense fallback={<Spinner label="Loading this part of Netnet" />}>
         <Page />
       </Suspense>
-    </RemoteErrorBoundary>
+    </ErrorBoundary>
   );
 }

@@ -1,6 +1,6 @@
 import { loadRemoteMap } from './lastGoodMap';
 
-const good = { remotes: { 'remote-title': { stable: { version: '1.3.0', entry: 'http://cdn/1.3.0/mf-manifest.json' } } } };
+const good = { remotes: { 'remote-title': { stable: { version: '1.3.0', entry: 'http://cdn/1.3.0/mf-manifest.json' }, pinnable: [] } } };
 
 function answer(status: number, body: string) {
   global.fetch = jest.fn().mockResolvedValue({ ok: status < 400, status, json: async () => JSON.parse(body) });
@@ -14,7 +14,18 @@ beforeEach(() => {
 it('reads the map fresh and keeps it as the last good one', async () => {
   answer(200, JSON.stringify(good));
   await expect(loadRemoteMap()).resolves.toEqual(good);
-  expect(global.fetch).toHaveBeenCalledWith('/remotes.json', { cache: 'no-cache' });
+  expect(global.fetch).toHaveBeenCalledWith('/remotes.json', { cache: 'no-cache', headers: {} });
+});
+
+it("sends this tab's QA token, taken from the address once, as a header (never in the map's URL)", async () => {
+  const token = `1999999999.${'a'.repeat(43)}`;
+  window.history.replaceState(null, '', `/title/604?qa-token=${token}`);
+  answer(200, JSON.stringify(good));
+  await loadRemoteMap();
+  window.history.replaceState(null, '', '/title/604');
+  await loadRemoteMap();
+  expect(global.fetch).toHaveBeenLastCalledWith('/remotes.json', { cache: 'no-cache', headers: { 'X-Netnet-QA-Token': token } });
+  sessionStorage.clear();
 });
 
 it.each([

@@ -1,22 +1,18 @@
-import type { ComponentType } from 'react';
 import { loadRemote, preloadRemote } from '@module-federation/enhanced/runtime';
-import { matchPath } from '@netnet/shared';
-import { memberPages, pageAt, type PageEntry } from '../pages';
-import { federationName } from './remotes';
+import { matchPath, type PageModule } from '@netnet/shared';
+import { memberPages, pageAt } from '../pages';
+import { federationName, type RemoteName } from './remotes';
 
 // Fetching a remote only when its page is asked for costs a chain of round trips (manifest,
 // container, page chunk). The shell starts that chain earlier: for the page being opened while
 // the shell itself boots, for a link's page when the pointer or focus reaches the link, and, once
 // the browser is idle, for the member pages' remotes (files only, nothing runs).
 
-/** A remote's page; `prefetch` (optional) warms the catalogue for the path's params before it renders. */
-export type PageModule = { default: ComponentType; prefetch?: (params: Record<string, string | undefined>) => void };
-
 const loads = new Map<string, Promise<PageModule>>();
 /** Remotes this page has asked for (loaded, loading or failed): the idle preload leaves them be. */
 const asked = new Set<string>();
 
-export const pageKey = ({ remote, page }: Pick<PageEntry, 'remote' | 'page'>) => `${federationName(remote)}/${page}`;
+export const pageKey = ({ remote, module }: { remote: RemoteName; module: string }) => `${federationName(remote)}/${module}`;
 
 /** The page's module, loaded once; a failure is forgotten so the next attempt (Retry) starts anew. */
 export function loadPage(key: string): Promise<PageModule> {
@@ -25,7 +21,7 @@ export function loadPage(key: string): Promise<PageModule> {
     asked.add(key.slice(0, key.indexOf('/')));
     load = loadRemote<Partial<PageModule>>(key).then((module) => {
       if (!module?.default) throw new Error(`${key} did not provide a page.`);
-      return { default: module.default, prefetch: module.prefetch };
+      return module as PageModule;
     });
     load.catch(() => loads.delete(key));
     loads.set(key, load);
@@ -39,7 +35,6 @@ export function loadPage(key: string): Promise<PageModule> {
  */
 export async function warmPath(pathname: string, signedIn: boolean): Promise<void> {
   const entry = pageAt(pathname, signedIn);
-  if (!entry) return;
   try {
     const page = await loadPage(pageKey(entry));
     page.prefetch?.(matchPath(entry.path, pathname)?.params ?? {});
@@ -54,9 +49,9 @@ const savesData = () => (navigator as Navigator & { connection?: { saveData?: bo
 export function preloadMemberRemotes(): void {
   if (savesData()) return;
   const exposes = new Map<string, string[]>();
-  for (const { remote, page } of memberPages) {
+  for (const { remote, module } of memberPages) {
     const name = federationName(remote);
-    if (!asked.has(name)) exposes.set(name, [...(exposes.get(name) ?? []), `./${page}`]);
+    if (!asked.has(name)) exposes.set(name, [...(exposes.get(name) ?? []), `./${module}`]);
   }
   for (const [nameOrAlias, modules] of exposes) {
     preloadRemote([{ nameOrAlias, exposes: modules, resourceCategory: 'sync' }]).catch(() => {});

@@ -1,18 +1,22 @@
 import { registerPlugins } from '@module-federation/enhanced/runtime';
 import { bucketIdentity } from '../rollout/identity';
-import { overridesFromUrl } from '../rollout/overrides';
+import { pinsForPage, removeOverrideParams } from '../rollout/overrides';
 import { createRemoteVersions } from '../rollout/remoteVersions';
 import { startRolloutStatus } from '../rollout/rolloutStatus';
+import { answerIntegrityLookups } from './integrity';
 import type { RemoteMap } from './remoteMap';
 import rolloutPlugin from './rolloutPlugin';
 
 /**
  * Hands the map to the Module Federation runtime. Nothing is registered or fetched yet: each
  * remote's release is chosen when the member first needs it (rolloutPlugin's beforeRequest),
- * by which time a returning member's uid is known.
+ * by which time a returning member's uid is known. QA pins are read once, checked against the
+ * map's pinnable releases, and their parameters taken out of the address bar.
  */
 export function registerRollout(map: RemoteMap, search = window.location.search): void {
-  const overrides = overridesFromUrl(search);
-  startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides });
-  registerPlugins([rolloutPlugin(createRemoteVersions({ map, overrides, identity: bucketIdentity }))]);
+  const { honoured, refused } = pinsForPage(search, map);
+  removeOverrideParams();
+  startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides: honoured, refusedPins: refused });
+  answerIntegrityLookups();
+  registerPlugins([rolloutPlugin(createRemoteVersions({ map, overrides: honoured, identity: bucketIdentity }))]);
 }

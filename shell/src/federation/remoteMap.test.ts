@@ -1,17 +1,21 @@
 import { parseRemoteMap, RemoteMapError } from './remoteMap';
 
 const stable = (version: string, entry: string) => ({ version, entry });
+// Two SHA-384 hashes as the browser's integrity attribute writes them (64 base64 characters).
+const MANIFEST_HASH = 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
+const ENTRY_HASH = 'sha384-H8BRh8j48O9oYatfu5AZzq6A9RINhZO5H16dQZngK7T62em8MUt1FLm52t+eX6xO';
+const integrity = { 'mf-manifest.json': MANIFEST_HASH, 'remoteEntry.js': ENTRY_HASH };
 
 beforeEach(() => jest.spyOn(console, 'warn').mockImplementation(() => {}));
 
 describe('parseRemoteMap', () => {
-  it('keeps the known remotes with their stable release, canary and entry template', () => {
+  it('keeps the known remotes with their stable release, canary, hashes and pinnable releases', () => {
     const map = parseRemoteMap({
       remotes: {
         'remote-title': {
-          stable: stable('1.3.0', 'https://cdn.example.com/remote-title/1.3.0/mf-manifest.json'),
+          stable: { ...stable('1.3.0', 'https://cdn.example.com/remote-title/1.3.0/mf-manifest.json'), integrity },
           canary: { ...stable('1.4.0', 'https://cdn.example.com/remote-title/1.4.0/mf-manifest.json'), percent: 10 },
-          entryTemplate: 'https://cdn.example.com/remote-title/{version}/mf-manifest.json',
+          pinnable: [{ ...stable('1.2.0', 'https://cdn.example.com/remote-title/1.2.0/mf-manifest.json'), integrity }],
         },
         'remote-search': { stable: stable('1.0.0', 'http://localhost:3004/mf-manifest.json') },
         'remote-unknown': { stable: stable('1.0.0', 'http://elsewhere/mf-manifest.json') },
@@ -19,17 +23,24 @@ describe('parseRemoteMap', () => {
     });
     expect(map.remotes).toEqual({
       'remote-title': {
-        stable: stable('1.3.0', 'https://cdn.example.com/remote-title/1.3.0/mf-manifest.json'),
-        canary: { ...stable('1.4.0', 'https://cdn.example.com/remote-title/1.4.0/mf-manifest.json'), percent: 10 },
-        entryTemplate: 'https://cdn.example.com/remote-title/{version}/mf-manifest.json',
+        stable: {
+          version: '1.3.0',
+          entry: 'https://cdn.example.com/remote-title/1.3.0/mf-manifest.json',
+          integrity: {
+            'mf-manifest.json': 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC',
+            'remoteEntry.js': 'sha384-H8BRh8j48O9oYatfu5AZzq6A9RINhZO5H16dQZngK7T62em8MUt1FLm52t+eX6xO',
+          },
+        },
+        canary: { version: '1.4.0', entry: 'https://cdn.example.com/remote-title/1.4.0/mf-manifest.json', percent: 10 },
+        pinnable: [{ version: '1.2.0', entry: 'https://cdn.example.com/remote-title/1.2.0/mf-manifest.json', integrity }],
       },
-      'remote-search': { stable: stable('1.0.0', 'http://localhost:3004/mf-manifest.json') },
+      'remote-search': { stable: stable('1.0.0', 'http://localhost:3004/mf-manifest.json'), pinnable: [] },
     });
   });
 
   it('still reads the first map shape, where a remote had only an entry', () => {
     const map = parseRemoteMap({ remotes: { 'remote-auth': { entry: 'http://localhost:3001/mf-manifest.json' } } });
-    expect(map.remotes['remote-auth']).toEqual({ stable: stable('unversioned', 'http://localhost:3001/mf-manifest.json') });
+    expect(map.remotes['remote-auth']).toEqual({ stable: stable('unversioned', 'http://localhost:3001/mf-manifest.json'), pinnable: [] });
   });
 
   it.each([null, 'text', 42, {}, { remotes: null }, { remotes: 'x' }, { remotes: [1] }])(
@@ -63,17 +74,40 @@ describe('parseRemoteMap', () => {
     const map = parseRemoteMap({
       remotes: { 'remote-title': { stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'), canary } },
     });
-    expect(map.remotes['remote-title']).toEqual({ stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json') });
+    expect(map.remotes['remote-title']).toEqual({ stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'), pinnable: [] });
     expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('canary for remote-title is malformed'));
   });
 
-  it.each(['http://cdn/remote-title/mf-manifest.json', 'javascript:{version}', 7])(
-    'drops an entry template without {version} or an http address (%p)',
-    (entryTemplate) => {
-      const map = parseRemoteMap({
-        remotes: { 'remote-title': { stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'), entryTemplate } },
-      });
-      expect(map.remotes['remote-title']?.entryTemplate).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not sha384', { 'mf-manifest.json': 'sha256-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQ=' }],
+    ['a truncated hash', { 'mf-manifest.json': 'sha384-oqVuAfXRKap7fdgcCY5uykM6' }],
+    ['a path outside the release', { '../other/remoteEntry.js': ENTRY_HASH }],
+    ['no files', {}],
+    ['a list', [MANIFEST_HASH]],
+  ])('refuses a stable release whose hashes are malformed (%s): it cannot be checked, so it is not used', (_what, hashes) => {
+    expect(() =>
+      parseRemoteMap({ remotes: { 'remote-title': { stable: { ...stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'), integrity: hashes } } } }),
+    ).toThrow(/remote-title/);
+  });
+
+  it('drops a canary whose hashes are malformed, keeping stable', () => {
+    const map = parseRemoteMap({
+      remotes: {
+        'remote-title': {
+          stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'),
+          canary: { ...stable('1.4.0', 'http://cdn/1.4.0/mf-manifest.json'), percent: 10, integrity: { 'remoteEntry.js': 'md5-x' } },
+        },
+      },
+    });
+    expect(map.remotes['remote-title']?.canary).toBeUndefined();
+  });
+
+  it.each([
+    ['an entry template (the earlier maps)', { entryTemplate: 'http://cdn/remote-title/{version}/mf-manifest.json' }],
+    ['a list with a malformed release', { pinnable: [{ version: '1.2.0', entry: 'javascript:alert(1)' }] }],
+    ['not a list', { pinnable: '1.2.0' }],
+  ])('lets nothing be pinned from %s', (_what, extra) => {
+    const map = parseRemoteMap({ remotes: { 'remote-title': { stable: stable('1.3.0', 'http://cdn/1.3.0/mf-manifest.json'), ...extra } } });
+    expect(map.remotes['remote-title']?.pinnable).toEqual([]);
+  });
 });

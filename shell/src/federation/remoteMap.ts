@@ -1,14 +1,22 @@
+import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
+import { isVersion } from './version';
 
 /**
  * /remotes.json, read fresh at every boot: per remote, the stable release, an optional canary
- * for a share of members, and the URL pattern of any published version (for QA overrides).
+ * for a share of members, and the releases QA may pin here (none where pins are not allowed).
  * The shell knows no URL of its own; moving or upgrading a remote is an edit of this map.
  */
 export interface Release {
   version: string;
   /** The release's mf-manifest.json. */
   entry: string;
+  /**
+   * SHA-384 of the release's entry files as published (`mf-manifest.json`, `remoteEntry.js`),
+   * by path relative to the entry; the entry's own webpack runtime checks its chunks. Absent for a
+   * remote served from its own build (no release, so nothing recorded).
+   */
+  integrity?: Record<string, string>;
 }
 
 export interface CanaryRelease extends Release {
@@ -19,8 +27,8 @@ export interface CanaryRelease extends Release {
 export interface RemoteRollout {
   stable: Release;
   canary?: CanaryRelease;
-  /** The entry of any published version, with `{version}` in place of the version. */
-  entryTemplate?: string;
+  /** The only releases a QA pin may choose (docs/architecture.md: releases and security). */
+  pinnable: Release[];
 }
 
 export interface RemoteMap {
@@ -29,10 +37,8 @@ export interface RemoteMap {
 
 export class RemoteMapError extends Error {}
 
-// Versions name folders in URLs: keep them to the characters of a semantic version.
-const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
-
-export const isVersion = (value: unknown): value is string => typeof value === 'string' && VERSION.test(value);
+// The one version rule, shared with the release tooling.
+export { isVersion };
 
 type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -47,9 +53,24 @@ function isHttpUrl(value: unknown): value is string {
   }
 }
 
+// One SRI hash, as the browser's `integrity` attribute takes it; the paths are files beside the entry.
+const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+const FILE = /^[\w.-]+(?:\/[\w.-]+)*$/;
+
+/** undefined: none given; null: malformed (the release cannot be trusted, so it is not used). */
+function integrity(value: unknown): Record<string, string> | undefined | null {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return null;
+  const entries = Object.entries(value);
+  const valid = entries.length > 0 && entries.every(([file, hash]) => FILE.test(file) && !file.split('/').includes('..') && typeof hash === 'string' && SRI.test(hash));
+  return valid ? (Object.fromEntries(entries) as Record<string, string>) : null;
+}
+
 function release(value: unknown): Release | null {
   if (!isObject(value) || !isVersion(value.version) || !isHttpUrl(value.entry)) return null;
-  return { version: value.version, entry: value.entry };
+  const hashes = integrity(value.integrity);
+  if (hashes === null) return null;
+  return { version: value.version, entry: value.entry, ...(hashes && { integrity: hashes }) };
 }
 
 function canary(value: unknown): CanaryRelease | null {
@@ -61,9 +82,10 @@ function canary(value: unknown): CanaryRelease | null {
 
 function remoteRollout(name: RemoteName, raw: Raw): RemoteRollout {
   // The map of the first releases named only an entry; it still means "this is stable".
-  const stable = 'stable' in raw ? release(raw.stable) : release({ version: 'unversioned', entry: raw.entry });
+  const legacy = !('stable' in raw) && isHttpUrl(raw.entry) ? { version: 'unversioned', entry: raw.entry } : null;
+  const stable = 'stable' in raw ? release(raw.stable) : legacy;
   if (!stable) throw new RemoteMapError(`The map gives no valid address for ${name}.`);
-  const rollout: RemoteRollout = { stable };
+  const rollout: RemoteRollout = { stable, pinnable: [] };
 
   // A bad canary or template costs only the canary: members get the stable release.
   if (raw.canary !== undefined) {
@@ -71,13 +93,12 @@ function remoteRollout(name: RemoteName, raw: Raw): RemoteRollout {
     if (parsed) rollout.canary = parsed;
     else console.warn(`[netnet] the map's canary for ${name} is malformed; everyone gets the stable release.`);
   }
-  if (raw.entryTemplate !== undefined) {
-    const template = raw.entryTemplate;
-    if (typeof template === 'string' && template.includes('{version}') && isHttpUrl(template.replace('{version}', '0'))) {
-      rollout.entryTemplate = template;
-    } else {
-      console.warn(`[netnet] the map's entry template for ${name} is malformed; versions of it cannot be pinned.`);
-    }
+  // Pins are for QA: a malformed list costs only the pins. An entry template (the earlier maps'
+  // "any version") is ignored: a pin needs the release's recorded hashes.
+  if (raw.pinnable !== undefined) {
+    const pins = Array.isArray(raw.pinnable) ? raw.pinnable.map(release) : [null];
+    if (pins.every((pin): pin is Release => pin !== null)) rollout.pinnable = pins;
+    else console.warn(`[netnet] the map's pinnable releases of ${name} are malformed; no version of it can be pinned.`);
   }
   return rollout;
 }
@@ -100,7 +121,7 @@ export function parseRemoteMap(value: unknown): RemoteMap {
 export async function fetchRemoteMap(source: string | Promise<Response> = '/remotes.json'): Promise<RemoteMap> {
   let response: Response;
   try {
-    response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache' }) : source);
+    response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache', headers: qaTokenHeaders() }) : source);
   } catch {
     throw new RemoteMapError('The map of Netnet’s parts could not be reached.');
   }

@@ -1,6 +1,7 @@
-// The four remotes and the pages each exposes: the shell's only knowledge of them.
-export const remoteNames = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'] as const;
-export type RemoteName = (typeof remoteNames)[number];
+import type { RemoteName } from '@netnet/shared';
+
+// The remotes come from the page table in shared; this adds the one name rule of the container.
+export { remoteNames, type RemoteName } from '@netnet/shared';
 
 /** Module Federation container names are JS identifiers: remote-title → remote_title. */
 export const federationName = (remote: RemoteName): string => remote.replace(/-/g, '_');

@@ -1,4 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { integrityOf } from './integrity';
 
 // Federation behaviour kept out of page code: one polite retry for a remote's manifest and entry,
 // a bounded wait, and a readable record of failures that monitoring can listen to.
@@ -12,7 +13,9 @@ async function fetchWithTimeout(url: string, init: RequestInit): Promise<Respons
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), MANIFEST_TIMEOUT_MS);
   try {
-    return await fetch(url, { ...init, cache: 'no-cache', signal: controller.signal });
+    // A manifest the map vouched for must be the published one (./integrity.ts).
+    const integrity = integrityOf(url);
+    return await fetch(url, { ...init, ...(integrity && { integrity }), cache: 'no-cache', signal: controller.signal });
   } finally {
     clearTimeout(timer);
   }

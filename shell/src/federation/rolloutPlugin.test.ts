@@ -46,7 +46,7 @@ function setUp({ percent, identity = 'member-1', overrides = {}, served }: {
       'remote-title': {
         stable: { version: '1.3.0', entry: urls.stable },
         canary: { version: '1.4.0', entry: urls.canary, percent },
-        entryTemplate: cdn('{version}'),
+        pinnable: ['1.3.0', '1.4.0', '9.9.9'].map((version) => ({ version, entry: cdn(version) })),
       },
     },
   };

@@ -1,11 +1,14 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { Channel } from '../rollout/chooseRelease';
 import type { RemoteVersions } from '../rollout/remoteVersions';
+import { integrityAttributes, releaseRecord, trustRelease } from './integrity';
 import { federationName, remoteNames, type RemoteName } from './remotes';
 
 // Staged rollout as federation behaviour, out of page code: each remote is registered with the
 // release chosen for this member just before its first load, and a canary (or QA pin) that
 // fails to load is replaced by the stable release in the same request — the member sees the page.
+// A release with recorded hashes loads only as published (./integrity.ts): a changed file is a
+// failed load like any other.
 
 export interface CanaryFallback {
   remote: RemoteName;
@@ -30,6 +33,19 @@ function remoteOf(requestId: string): RemoteName | undefined {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** An element for the runtime to use, with its own attributes and the integrity ones added. */
+function withIntegrity<T extends HTMLScriptElement | HTMLLinkElement>(element: T, attrs: Record<string, unknown> | undefined, url: string): T | undefined {
+  const extra = integrityAttributes(url);
+  if (!extra.crossorigin) return undefined;
+  for (const [name, value] of Object.entries({ ...attrs, ...extra })) {
+    if (name === 'async' || name === 'defer') (element as unknown as Record<string, unknown>)[name] = value;
+    else if (value !== undefined) element.setAttribute(name, String(value));
+  }
+  if (element instanceof HTMLScriptElement) element.src = url;
+  else element.href = url;
+  return element;
+}
+
 export default function rolloutPlugin(versions: RemoteVersions): ModuleFederationRuntimePlugin {
   return {
     name: 'netnet-rollout',
@@ -37,9 +53,24 @@ export default function rolloutPlugin(versions: RemoteVersions): ModuleFederatio
       const remote = remoteOf(args.id);
       if (remote && !versions.isChosen(remote)) {
         const choice = versions.choose(remote);
-        if (choice) args.origin.registerRemotes([{ name: federationName(remote), entry: choice.entry }], { force: true });
+        if (choice) {
+          trustRelease(choice);
+          args.origin.registerRemotes([{ name: federationName(remote), entry: choice.entry }], { force: true });
+        }
       }
       return args;
+    },
+    async loadEntry({ remoteInfo }) {
+      // The container runs only once its release's record of hashes is here: its chunks ask for them.
+      await releaseRecord(remoteInfo.entry);
+      // undefined: the runtime loads the container itself (with createScript below).
+      return undefined as never;
+    },
+    createScript({ url, attrs }) {
+      return withIntegrity(document.createElement('script'), attrs, url);
+    },
+    createLink({ url, attrs }) {
+      return withIntegrity(document.createElement('link'), attrs, url);
     },
     onLoad({ id, options }) {
       const remote = remoteOf(id);
@@ -58,6 +89,7 @@ export default function rolloutPlugin(versions: RemoteVersions): ModuleFederatio
         stable: stable.version,
         message: messageOf(error),
       });
+      trustRelease(stable);
       // force: drops the failed container, its cached manifest and its global before re-pointing.
       origin.registerRemotes([{ name: federationName(remote), entry: stable.entry }], { force: true });
       try {

@@ -1,7 +1,7 @@
-import { useNavigate } from '@netnet/shared';
+import { Icon, useNavigate } from '@netnet/shared';
 import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
-import { BackIcon } from './icons';
+import { shellIcons } from './icons';
 import styles from './Header.module.scss';
 
 /** The header of every other member screen: a back button that goes back in history. */
@@ -10,7 +10,7 @@ export function BackHeader() {
   return (
     <header className={styles.header}>
       <button type="button" className={styles.back} aria-label="Back" onClick={() => navigate(-1)}>
-        <BackIcon />
+        <Icon d={shellIcons.back} />
       </button>
       <Logo />
       <span className={styles.spacer} />

@@ -1,21 +1,21 @@
-import { NavLink, routes } from '@netnet/shared';
-import { ComingSoonIcon, DownloadsIcon, HomeIcon, SearchIcon } from './icons';
+import { Icon, icons, NavLink, href } from '@netnet/shared';
+import { shellIcons } from './icons';
 import styles from './BottomNav.module.scss';
 
 const entries = [
-  { to: routes.browse, label: 'Home', Icon: HomeIcon },
-  { to: routes.comingSoon, label: 'Coming soon', Icon: ComingSoonIcon },
-  { to: routes.search(), label: 'Search', Icon: SearchIcon },
-  { to: routes.downloads, label: 'Downloads', Icon: DownloadsIcon },
+  { to: href('browse'), label: 'Home', icon: shellIcons.home },
+  { to: href('comingSoon'), label: 'Coming soon', icon: shellIcons.comingSoon },
+  { to: href('search'), label: 'Search', icon: icons.search },
+  { to: href('downloads'), label: 'Downloads', icon: icons.download },
 ];
 
 /** The members' bottom navigation; NavLink marks the active entry with aria-current="page". */
 export function BottomNav() {
   return (
     <nav aria-label="Main" className={styles.nav}>
-      {entries.map(({ to, label, Icon }) => (
+      {entries.map(({ to, label, icon }) => (
         <NavLink key={to} to={to} className={styles.link}>
-          <Icon />
+          <Icon d={icon} />
           <span>{label}</span>
         </NavLink>
       ))}

@@ -1,4 +1,4 @@
-import { NavLink, routes } from '@netnet/shared';
+import { NavLink, href } from '@netnet/shared';
 import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
 import styles from './Header.module.scss';
@@ -9,9 +9,9 @@ export function HomeHeader() {
     <header className={styles.header}>
       <Logo />
       <nav aria-label="Catalogue" className={styles.topNav}>
-        <NavLink to={routes.series}>Series</NavLink>
-        <NavLink to={routes.movies}>Movies</NavLink>
-        <NavLink to={routes.myList}>My list</NavLink>
+        <NavLink to={href('series')}>Series</NavLink>
+        <NavLink to={href('movies')}>Movies</NavLink>
+        <NavLink to={href('myList')}>My list</NavLink>
       </nav>
       <ProfileMenu />
     </header>

@@ -1,12 +1,12 @@
 import { useAtomValue } from 'jotai';
-import { authAtom, Link, routes } from '@netnet/shared';
+import { authAtom, Link, href } from '@netnet/shared';
 import styles from './Logo.module.scss';
 
 /** The wordmark; leads members home (/browse) and visitors to the landing page. */
 export function Logo() {
   const signedIn = useAtomValue(authAtom).status === 'authenticated';
   return (
-    <Link to={signedIn ? routes.browse : routes.landing} className={styles.logo} aria-label="Netnet home">
+    <Link to={signedIn ? href('browse') : href('landing')} className={styles.logo} aria-label="Netnet home">
       NETNET
     </Link>
   );

@@ -1,16 +1,16 @@
-import { Link, routes, useLocation } from '@netnet/shared';
+import { Link, href, useLocation } from '@netnet/shared';
 import { Logo } from './Logo';
 import styles from './Header.module.scss';
 
-/** The visitors' header; the 'Sign In' link shows only on the landing page (SPEC §2). */
+/** The visitors' header; the 'Sign In' link shows only on the landing page (docs/product.md#frame-headers-and-navigation). */
 export function PublicHeader() {
   const { pathname } = useLocation();
   return (
     <header className={`${styles.header} ${styles.public}`}>
       <Logo />
       <span className={styles.spacer} />
-      {pathname === routes.landing && (
-        <Link to={routes.login()} className={styles.signIn}>
+      {pathname === href('landing') && (
+        <Link to={href('login')} className={styles.signIn}>
           Sign In
         </Link>
       )}

@@ -23,6 +23,14 @@ it('tells QA which versions are pinned, and Clear unpins them', async () => {
   expect(localStorage.getItem('netnet:remote-overrides')).toBeNull();
 });
 
+it('tells QA which pins were refused (not pinnable here), without offering to clear pins that are not there', () => {
+  startRolloutStatus({ debug: false, overrides: {}, refusedPins: { 'remote-title': '0.9.0' } });
+  render(<RolloutNotices />);
+  expect(screen.getByRole('status')).toHaveTextContent('Not pinnable here: remote-title 0.9.0. This page loads what members get.');
+  expect(screen.queryByText(/QA overrides active/)).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Clear overrides' })).not.toBeInTheDocument();
+});
+
 it('with ?debug, lists the release each remote loaded as it loads', () => {
   startRolloutStatus({ debug: true, overrides: {} });
   render(<RolloutNotices />);

@@ -6,7 +6,7 @@ const cdn = (version: string) => `https://cdn.example.com/remote-title/${version
 const rollout = (percent: number, extra: Partial<RemoteRollout> = {}): RemoteRollout => ({
   stable: { version: '1.3.0', entry: cdn('1.3.0') },
   canary: { version: '1.4.0', entry: cdn('1.4.0'), percent },
-  entryTemplate: cdn('{version}'),
+  pinnable: ['1.2.0', '1.3.0', '1.4.0'].map((version) => ({ version, entry: cdn(version) })),
   ...extra,
 });
 
@@ -32,7 +32,7 @@ it('gives a member inside the canary share the canary, with their bucket', () =>
 it('gives a member outside the share, or everyone when there is no canary, the stable release', () => {
   const identity = idWhere(false, 10);
   expect(chooseRelease('remote-title', rollout(10), { identity })).toMatchObject({ version: '1.3.0', channel: 'stable' });
-  expect(chooseRelease('remote-title', { stable: { version: '1.3.0', entry: cdn('1.3.0') } }, { identity: idWhere(true, 10) })).toMatchObject({
+  expect(chooseRelease('remote-title', { stable: { version: '1.3.0', entry: cdn('1.3.0') }, pinnable: [] }, { identity: idWhere(true, 10) })).toMatchObject({
     version: '1.3.0',
     channel: 'stable',
   });
@@ -43,7 +43,7 @@ it('always gives the same member the same release', () => {
   expect(picks.size).toBe(1);
 });
 
-it('a QA pin wins over the buckets: any published version through the entry template', () => {
+it('a QA pin wins over the buckets: any version the map lists as pinnable', () => {
   const identity = idWhere(false, 10);
   expect(chooseRelease('remote-title', rollout(10), { identity, override: '1.2.0' })).toMatchObject({
     version: '1.2.0',
@@ -64,8 +64,21 @@ it('a pin on the stable version is simply stable, even for a member in the canar
   });
 });
 
-it('without an entry template a pin cannot be honoured: the buckets decide, with a warning', () => {
-  const choice = chooseRelease('remote-title', rollout(0, { entryTemplate: undefined }), { identity: 'x', override: '1.2.0' });
-  expect(choice).toMatchObject({ version: '1.3.0', channel: 'stable' });
-  expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('cannot be pinned'));
+it('a version the map does not list as pinnable (rolled back, or pins not allowed here) is not honoured: the buckets decide', () => {
+  const choice = chooseRelease('remote-title', rollout(0), { identity: 'x', override: '0.9.0' });
+  expect(choice).toMatchObject({ version: '1.3.0', entry: cdn('1.3.0'), channel: 'stable' });
+  expect(console.warn).toHaveBeenCalledWith('[netnet] remote-title cannot be pinned to 0.9.0 here: the map does not list it as pinnable.');
+  expect(chooseRelease('remote-title', rollout(0, { pinnable: [] }), { identity: 'x', override: '1.4.0' })).toMatchObject({ version: '1.3.0', channel: 'stable' });
+});
+
+it('a chosen release keeps the hashes the map gives for it', () => {
+  const integrity = { 'mf-manifest.json': 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC' };
+  const withHashes = rollout(0, { pinnable: [{ version: '1.2.0', entry: cdn('1.2.0'), integrity }] });
+  expect(chooseRelease('remote-title', withHashes, { identity: 'x', override: '1.2.0' })).toEqual({
+    version: '1.2.0',
+    entry: cdn('1.2.0'),
+    integrity: { 'mf-manifest.json': 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC' },
+    channel: 'override',
+    bucket: bucketOf('remote-title', 'x'),
+  });
 });

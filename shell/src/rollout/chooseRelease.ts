@@ -10,9 +10,13 @@ export interface Choice extends Release {
   bucket: number;
 }
 
+/** The release a QA pin names, if the map lets this browser pin it (registerRollout drops the others). */
+export const pinnedRelease = (rollout: RemoteRollout, version: string): Release | undefined =>
+  rollout.pinnable.find((release) => release.version === version);
+
 /**
- * Which release of a remote this member gets: a QA pin first, then the canary if the member's
- * bucket falls inside its share, else stable.
+ * Which release of a remote this member gets: a QA pin the map allows first, then the canary if
+ * the member's bucket falls inside its share, else stable.
  */
 export function chooseRelease(
   remote: RemoteName,
@@ -20,17 +24,15 @@ export function chooseRelease(
   { identity, override }: { identity: string; override?: string | undefined },
 ): Choice {
   const bucket = bucketOf(remote, identity);
-  const { stable, canary, entryTemplate } = rollout;
-  if (override === stable.version) return { ...stable, channel: 'stable', bucket };
+  const { stable, canary } = rollout;
   if (override !== undefined) {
-    if (canary?.version === override) return { version: canary.version, entry: canary.entry, channel: 'override', bucket };
-    if (entryTemplate) {
-      return { version: override, entry: entryTemplate.replace('{version}', encodeURIComponent(override)), channel: 'override', bucket };
-    }
-    console.warn(`[netnet] ${remote} cannot be pinned to ${override} here (the map gives no entry template).`);
+    const pinned = pinnedRelease(rollout, override);
+    if (pinned) return { ...(override === stable.version ? stable : pinned), channel: override === stable.version ? 'stable' : 'override', bucket };
+    console.warn(`[netnet] ${remote} cannot be pinned to ${override} here: the map does not list it as pinnable.`);
   }
   if (canary && inCanary(bucket, canary.percent)) {
-    return { version: canary.version, entry: canary.entry, channel: 'canary', bucket };
+    const { percent: _percent, ...release } = canary;
+    return { ...release, channel: 'canary', bucket };
   }
   return { ...stable, channel: 'stable', bucket };
 }

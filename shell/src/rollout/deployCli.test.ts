@@ -4,9 +4,10 @@
 // The release and rollout CLIs (scripts/release.mjs, scripts/rollout.mjs) as a release owner
 // runs them, against a throwaway deploy tree. Releases are published with --from a fake build,
 // so no webpack run is needed; the e2e rollout spec builds real ones.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../../..');
@@ -24,6 +25,20 @@ function node(args: string[]) {
 }
 
 const cli = (script: 'release' | 'rollout', ...args: string[]) => node([join(root, 'scripts', `${script}.mjs`), ...args]);
+
+const sha384 = (content: string | Buffer) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
+
+/** The same command, not waiting for it: for commands run at the same time. */
+function cliAsync(script: 'release' | 'rollout', ...args: string[]): Promise<{ code: number | null; err: string }> {
+  const { NETNET_ENV: _env, NETNET_DEPLOY_URL: _url, ...env } = process.env;
+  const child = spawn(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
+    cwd: root,
+    env: { ...env, NETNET_DEPLOY_DIR: deploy },
+  });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, err })));
+}
 
 /** A stand-in for a production build of a remote at a version. */
 function fakeBuild(remote: string, version: string, name = remote.replace('-', '_')): string {
@@ -118,9 +133,19 @@ describe('rollout', () => {
     // Rollback drops a canary first, then steps back through earlier stables.
     cli('rollout', 'canary', 'remote-title', '1.5.0', '--percent', '5');
     expect(cli('rollout', 'rollback', 'remote-title').code).toBe(0);
-    expect(rolloutFile().remotes['remote-title']).toEqual({ stable: '1.4.0', history: ['1.3.0'] });
+    // What was rolled back is remembered: QA cannot pin it by accident (see the map below).
+    expect(rolloutFile().remotes['remote-title']).toEqual({ stable: '1.4.0', history: ['1.3.0'], rolledBack: ['1.5.0'] });
     expect(cli('rollout', 'rollback', 'remote-title').code).toBe(0);
-    expect(rolloutFile().remotes['remote-title']).toEqual({ stable: '1.3.0', history: [] });
+    expect(rolloutFile().remotes['remote-title']).toEqual({ stable: '1.3.0', history: [], rolledBack: ['1.5.0', '1.4.0'] });
+    // Choosing a rolled-back version again, on purpose, takes it off the list.
+    expect(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '5').code).toBe(0);
+    expect(rolloutFile().remotes['remote-title']).toEqual({
+      stable: '1.3.0',
+      canary: { version: '1.4.0', percent: 5 },
+      history: [],
+      rolledBack: ['1.5.0'],
+    });
+    expect(cli('rollout', 'rollback', 'remote-title').code).toBe(0);
 
     const nothingLeft = cli('rollout', 'rollback', 'remote-title');
     expect(nothingLeft.code).toBe(1);
@@ -131,10 +156,19 @@ describe('rollout', () => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10');
     const map = JSON.parse(cli('rollout', 'status', '--json').out);
+    const release = (version: string) => ({
+      version,
+      entry: `http://localhost:8090/remote-title/${version}/mf-manifest.json`,
+      integrity: {
+        'mf-manifest.json': sha384(readFileSync(join(deploy, 'remote-title', version, 'mf-manifest.json'))),
+        'remoteEntry.js': sha384(`/* remote-title ${version} */`),
+        'integrity.json': sha384(readFileSync(join(deploy, 'remote-title', version, 'integrity.json'))),
+      },
+    });
     expect(map.remotes['remote-title']).toEqual({
-      stable: { version: '1.3.0', entry: 'http://localhost:8090/remote-title/1.3.0/mf-manifest.json' },
-      canary: { version: '1.4.0', entry: 'http://localhost:8090/remote-title/1.4.0/mf-manifest.json', percent: 10 },
-      entryTemplate: 'http://localhost:8090/remote-title/{version}/mf-manifest.json',
+      stable: release('1.3.0'),
+      canary: { ...release('1.4.0'), percent: 10 },
+      pinnable: [release('1.3.0'), release('1.4.0'), release('1.5.0')],
     });
     expect(map.remotes['remote-auth'].stable.entry).toBe('http://localhost:3001/mf-manifest.json');
   });
@@ -159,12 +193,19 @@ describe('rollout', () => {
     expect(readdirSync(deploy).filter((name) => name.startsWith('rollout.'))).toEqual([]);
   });
 
-  it.each(['-1', '101', 'ten', ''])('refuses a canary percent of %j', (percent) => {
+  // The whole table of spellings is in scripts/deploy/rolloutCommands.test.mjs; here the flag end to end.
+  it.each(['-1', '101', '0x10', '1e1', '10.5'])('refuses a canary percent of %j', (percent) => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     const result = cli('rollout', 'canary', 'remote-title', '1.4.0', `--percent=${percent}`);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/percent must be a number from 0 to 100/);
+    expect(result.err).toContain(`--percent takes a whole number from 0 to 100, like 10 (got "${percent}")`);
     expect(rolloutFile().remotes['remote-title'].canary).toBeUndefined();
+  });
+
+  it('takes a canary percent written with "%"', () => {
+    cli('rollout', 'stable', 'remote-title', '1.3.0');
+    expect(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent=10%').code).toBe(0);
+    expect(rolloutFile().remotes['remote-title'].canary).toEqual({ version: '1.4.0', percent: 10 });
   });
 
   it('refuses a canary of the stable version, and of a version that is not published', () => {
@@ -178,5 +219,107 @@ describe('rollout', () => {
     const result = cli('rollout', 'status');
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/rollout.local.json is malformed: remote-title needs a "stable" version/);
+  });
+});
+
+describe('release --from with links in the build', () => {
+  it('copies a link that stays inside the build as a plain file', () => {
+    const build = fakeBuild('remote-title', '2.0.0');
+    symlinkSync(join(build, 'remoteEntry.js'), join(build, 'alias.js'));
+    expect(cli('release', 'remote-title', '--version', '2.0.0', '--from', build).code).toBe(0);
+    const alias = join(deploy, 'remote-title/2.0.0/alias.js');
+    expect(lstatSync(alias).isSymbolicLink()).toBe(false);
+    expect(readFileSync(alias, 'utf8')).toBe('/* remote-title 2.0.0 */');
+  });
+
+  it.each([
+    ['a file', (secret: string) => secret],
+    ['a folder', (secret: string) => join(secret, '..')],
+  ])('refuses a build with a link to %s outside it, and publishes nothing', (_kind, target) => {
+    const build = fakeBuild('remote-title', '2.0.0');
+    const secret = join(builds, 'elsewhere', 'key.txt');
+    mkdirSync(join(secret, '..'), { recursive: true });
+    writeFileSync(secret, 'do not publish');
+    symlinkSync(target(secret), join(build, 'leak'));
+    const result = cli('release', 'remote-title', '--version', '2.0.0', '--from', build);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/leak in the build links outside it/);
+    expect(readdirSync(join(deploy, 'remote-title'))).toEqual([]);
+  });
+
+  it('refuses a build whose link loops back to a folder holding it', () => {
+    const build = fakeBuild('remote-title', '2.0.0');
+    mkdirSync(join(build, 'assets'));
+    symlinkSync(build, join(build, 'assets', 'up'));
+    const result = cli('release', 'remote-title', '--version', '2.0.0', '--from', build);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/assets\/up in the build links back to a folder holding it/);
+  });
+});
+
+describe('rollout commands at the same time', () => {
+  // Releases and starting rollouts are written straight to disk: only the commands under test run.
+  beforeEach(() => {
+    for (const remote of ['remote-title', 'remote-search']) {
+      for (const version of ['1.0.0', '1.1.0']) {
+        mkdirSync(join(deploy, remote, version), { recursive: true });
+        writeFileSync(join(deploy, remote, version, 'mf-manifest.json'), '{}');
+      }
+    }
+  });
+  const startFrom = (remotes: object) => writeFileSync(join(deploy, 'rollout.local.json'), JSON.stringify({ remotes }));
+
+  it('never lose a change: 20 rounds of two commands at once', async () => {
+    const losses: string[] = [];
+    for (let round = 1; round <= 20; round += 1) {
+      startFrom({ 'remote-title': { stable: '1.0.0', history: [] }, 'remote-search': { stable: '1.0.0', history: [] } });
+      const [title, search] = await Promise.all([
+        cliAsync('rollout', 'canary', 'remote-title', '1.1.0', '--percent', String(round)),
+        cliAsync('rollout', 'canary', 'remote-search', '1.1.0', '--percent', String(round + 50)),
+      ]);
+      const remotes = rolloutFile().remotes;
+      // Each command either landed, or failed loudly (non-zero, with a message) and changed nothing.
+      if (title.code === 0) {
+        if (remotes['remote-title'].canary?.percent !== round) losses.push(`round ${round}: remote-title's change lost`);
+      } else expect(title.err).toMatch(/error: /);
+      if (search.code === 0) {
+        if (remotes['remote-search'].canary?.percent !== round + 50) losses.push(`round ${round}: remote-search's change lost`);
+      } else expect(search.err).toMatch(/error: /);
+    }
+    expect(losses).toEqual([]);
+    expect(readdirSync(deploy).filter((name) => /\.(lock|tmp)$/.test(name))).toEqual([]);
+  }, 90_000);
+
+  it('waits while another command holds the lock, then applies its change to the newer file', async () => {
+    startFrom({ 'remote-title': { stable: '1.0.0', history: [] } });
+    const lock = join(deploy, 'rollout.local.json.lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+    const started = Date.now();
+    const waiting = cliAsync('rollout', 'canary', 'remote-title', '1.1.0', '--percent', '25');
+    await new Promise((done) => setTimeout(done, 700));
+    // The holder's change lands while the other command waits.
+    const held = rolloutFile();
+    held.remotes['remote-title'].history = ['0.9.0'];
+    writeFileSync(join(deploy, 'rollout.local.json'), JSON.stringify(held));
+    rmSync(lock);
+    const result = await waiting;
+    expect(result.code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(rolloutFile().remotes['remote-title']).toEqual({
+      stable: '1.0.0',
+      history: ['0.9.0'],
+      canary: { version: '1.1.0', percent: 25 },
+    });
+  });
+
+  it('takes over a lock left by a command that died', () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(
+      join(deploy, 'rollout.local.json.lock'),
+      JSON.stringify({ pid: dead, host: hostname(), since: '2026-01-01T00:00:00.000Z' }),
+    );
+    expect(cli('rollout', 'stable', 'remote-title', '1.0.0').code).toBe(0);
+    expect(rolloutFile().remotes['remote-title'].stable).toBe('1.0.0');
+    expect(existsSync(join(deploy, 'rollout.local.json.lock'))).toBe(false);
   });
 });

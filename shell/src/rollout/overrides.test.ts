@@ -1,4 +1,5 @@
-import { applyOverrideParams, clearOverrides, overridesFromUrl, readOverrides, withoutOverrideParams } from './overrides';
+import type { RemoteMap } from '../federation/remoteMap';
+import { applyOverrideParams, clearOverrides, overridesFromUrl, pinsForPage, readOverrides, removeOverrideParams, withoutOverrideParams } from './overrides';
 
 beforeEach(() => {
   localStorage.clear();
@@ -52,9 +53,41 @@ describe('stored overrides', () => {
   });
 });
 
-it('clearing leads to the same page without its remote.* parameters', () => {
+it('the page without its remote.* and QA token parameters, the others exactly as written', () => {
   expect(withoutOverrideParams('http://localhost/title/604?remote.remote-title=1.4.0&debug&remote.remote-auth=clear')).toBe(
-    'http://localhost/title/604?debug=',
+    'http://localhost/title/604?debug',
   );
+  expect(withoutOverrideParams('http://localhost/title/604?qa-token=1.abc&remote%2Eremote-title=1.4.0#top')).toBe('http://localhost/title/604#top');
+  expect(withoutOverrideParams('http://localhost/search?q=dune%20part+two&remote.remote-search=2.0.0')).toBe('http://localhost/search?q=dune%20part+two');
   expect(withoutOverrideParams('http://localhost/search?q=dune')).toBe('http://localhost/search?q=dune');
+});
+
+it('after boot the address bar no longer carries pins, so a copied or shared link does not either', () => {
+  window.history.replaceState({ idx: 3 }, '', '/title/604?remote.remote-title=1.4.0&debug');
+  removeOverrideParams();
+  expect(window.location.href).toBe('http://localhost/title/604?debug');
+  expect(window.history.state).toEqual({ idx: 3 });
+});
+
+describe('pins the map allows', () => {
+  const map: RemoteMap = {
+    remotes: {
+      'remote-title': {
+        stable: { version: '1.3.0', entry: 'https://cdn.test/remote-title/1.3.0/mf-manifest.json' },
+        pinnable: [{ version: '1.4.0', entry: 'https://cdn.test/remote-title/1.4.0/mf-manifest.json' }],
+      },
+      'remote-search': { stable: { version: '1.0.0', entry: 'https://cdn.test/remote-search/1.0.0/mf-manifest.json' }, pinnable: [] },
+    },
+  };
+
+  it('honours listed versions and refuses the others, forgetting them', () => {
+    localStorage.setItem('netnet:remote-overrides', JSON.stringify({ 'remote-search': '1.1.0' }));
+    expect(pinsForPage('?remote.remote-title=1.4.0', map)).toEqual({
+      honoured: { 'remote-title': '1.4.0' },
+      refused: { 'remote-search': '1.1.0' },
+    });
+    expect(readOverrides()).toEqual({ 'remote-title': '1.4.0' });
+    expect(pinsForPage('?remote.remote-title=0.9.0', map)).toEqual({ honoured: {}, refused: { 'remote-title': '0.9.0' } });
+    expect(readOverrides()).toEqual({});
+  });
 });

@@ -1,9 +1,14 @@
-import { isVersion } from '../federation/remoteMap';
+import { isVersion, type RemoteMap } from '../federation/remoteMap';
 import { remoteNames, type RemoteName } from '../federation/remotes';
+import { pinnedRelease } from './chooseRelease';
+import { QA_TOKEN_PARAM } from './qaToken';
 
 // QA pins: `?remote.remote-title=1.4.0` makes this browser load remote-title 1.4.0 until
 // `?remote.remote-title=clear` (or the banner's Clear). Kept in localStorage so the pin survives
 // navigation, reloads and sign-in; a pin that fails to load falls back to stable like a canary.
+// Only versions the map lists as pinnable are honoured (not a rolled-back release; in production
+// not without a QA token), and the parameters leave the address bar at boot, so no link a member
+// copies or shares passes a pin on.
 export type Overrides = Partial<Record<RemoteName, string>>;
 
 const STORAGE_KEY = 'netnet:remote-overrides';
@@ -63,11 +68,54 @@ export function clearOverrides(): void {
   writeOverrides({});
 }
 
-/** The page without its `remote.*` parameters, so clearing doesn't pin again on the next load. */
+/** Splits pins into those the map lets this browser use and those it refuses. */
+export function checkPins(overrides: Overrides, map: RemoteMap): { honoured: Overrides; refused: Overrides } {
+  const honoured: Overrides = {};
+  const refused: Overrides = {};
+  for (const [remote, version] of Object.entries(overrides) as [RemoteName, string][]) {
+    const rollout = map.remotes[remote];
+    if (rollout && pinnedRelease(rollout, version)) honoured[remote] = version;
+    else refused[remote] = version;
+  }
+  return { honoured, refused };
+}
+
+/** The pins this page may use; refused ones are forgotten, so they cannot come back later. */
+export function pinsForPage(search: string, map: RemoteMap): { honoured: Overrides; refused: Overrides } {
+  const pins = checkPins(applyOverrideParams(readOverrides(), search), map);
+  writeOverrides(pins.honoured);
+  for (const [remote, version] of Object.entries(pins.refused)) {
+    console.warn(`[netnet] ${remote} cannot be pinned to ${version} here: the map does not list it as pinnable.`);
+  }
+  return pins;
+}
+
+const isPinParam = (key: string) => PARAM.test(key) || key === QA_TOKEN_PARAM;
+
+/**
+ * The page without its `remote.*` and QA token parameters, every other parameter exactly as it
+ * was written (`?debug` stays `?debug`).
+ */
 export function withoutOverrideParams(href: string): string {
   const url = new URL(href);
-  for (const key of [...url.searchParams.keys()]) {
-    if (PARAM.test(key)) url.searchParams.delete(key);
-  }
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => {
+      if (part === '') return false;
+      const key = part.split('=')[0]!.replace(/\+/g, ' ');
+      try {
+        return !isPinParam(decodeURIComponent(key));
+      } catch {
+        return true;
+      }
+    });
+  url.search = kept.length ? `?${kept.join('&')}` : '';
   return url.href;
+}
+
+/** Takes pins and tokens out of the address bar, so a copied or shared link never carries them. */
+export function removeOverrideParams(): void {
+  const clean = withoutOverrideParams(window.location.href);
+  if (clean !== window.location.href) window.history.replaceState(window.history.state, '', clean);
 }

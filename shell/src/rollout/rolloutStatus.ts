@@ -21,6 +21,8 @@ export interface RemoteStatus {
 export interface RolloutStatus {
   debug: boolean;
   overrides: Overrides;
+  /** Pins this page was asked for but the map does not allow (told to QA, not loaded). */
+  refusedPins: Overrides;
   remotes: Partial<Record<RemoteName, RemoteStatus>>;
 }
 
@@ -30,7 +32,7 @@ declare global {
   }
 }
 
-let status: RolloutStatus = { debug: false, overrides: {}, remotes: {} };
+let status: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, remotes: {} };
 const listeners = new Set<() => void>();
 
 function publish(next: RolloutStatus): void {
@@ -39,8 +41,12 @@ function publish(next: RolloutStatus): void {
   listeners.forEach((listener) => listener());
 }
 
-export function startRolloutStatus({ debug, overrides }: Pick<RolloutStatus, 'debug' | 'overrides'>): void {
-  publish({ debug, overrides, remotes: {} });
+export function startRolloutStatus({
+  debug,
+  overrides,
+  refusedPins = {},
+}: Pick<RolloutStatus, 'debug' | 'overrides'> & Partial<Pick<RolloutStatus, 'refusedPins'>>): void {
+  publish({ debug, overrides, refusedPins, remotes: {} });
 }
 
 export function recordRemote(remote: RemoteName, update: Partial<RemoteStatus>): void {

@@ -1,0 +1,243 @@
+// The linter is the guard of the dependency rules and of the raw-HTML ban described in
+// docs/architecture.md. `npm run lint` runs it on every workspace; scripts/lint/rules.test.mjs plants
+// a violation of each guard rule and checks that this config catches it.
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import globals from 'globals';
+
+const root = import.meta.dirname;
+const require = createRequire(import.meta.url);
+const packageJson = (dir) => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+
+// The workspaces come from the root package.json and the remotes from the site table, so a new
+// app is guarded the moment it is added there.
+const workspaces = packageJson('.').workspaces;
+const { remotes } = require('./scripts/site.cjs');
+const apps = workspaces.filter((workspace) => workspace !== 'shared');
+const packageName = Object.fromEntries(workspaces.map((workspace) => [workspace, packageJson(workspace).name]));
+
+// What `@netnet/shared` lets other packages import: the files its `exports` name, nothing deeper.
+const sharedEntries = Object.values(packageJson('shared').exports)
+  .filter((file) => !file.endsWith('package.json'))
+  .map((file) => file.replace(/^\.\/src\//, './'));
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Specifiers that reach a workspace by name: `remote-title`, `remote-title/src/x`, `@netnet/remote-title`… */
+const byName = (workspace) => {
+  const names = [...new Set([workspace, packageName[workspace], `@netnet/${workspace}`])];
+  return `^(${names.map(escape).join('|')})(/.*)?$`;
+};
+
+const ROUTER_ONLY_IN_SHARED =
+  'React Router is reached through `@netnet/shared` (one trimmed router for the whole page); import it from there.';
+const SHARED_EXPORTS_ONLY =
+  "Import `@netnet/shared` (or one of the entries in shared/package.json `exports`), never a file inside it.";
+
+/** What a workspace may not import, by specifier (before resolution, so unresolvable names count too). */
+function restrictedSpecifiers(workspace) {
+  const groups = [{ regex: '^@netnet/shared/src(/.*)?$', message: SHARED_EXPORTS_ONLY }];
+  if (workspace !== 'shared') groups.push({ regex: '^react-router(-dom)?(/.*)?$', message: ROUTER_ONLY_IN_SHARED });
+  const forbidden = forbiddenWorkspaces(workspace);
+  if (forbidden.length > 0) {
+    groups.push(...forbidden.map((app) => ({ regex: byName(app), message: whyForbidden(workspace) })));
+  }
+  return groups;
+}
+
+/** The workspaces that a workspace must never import (dependency direction, docs/architecture.md). */
+function forbiddenWorkspaces(workspace) {
+  if (workspace === 'shared') return apps;
+  if (remotes.includes(workspace)) return apps.filter((app) => app !== workspace);
+  // The shell loads remotes at run time through Module Federation, never by a static import.
+  if (workspace === 'shell') return apps.filter((app) => app !== 'shell');
+  // The catalogue is a service of its own: it serves the apps, it does not import them.
+  if (workspace === 'catalogue') return apps.filter((app) => app !== 'catalogue');
+  return [];
+}
+
+function whyForbidden(workspace) {
+  if (workspace === 'shared') return '`shared` is the contract every app imports; it imports no app.';
+  if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
+  if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
+  return 'Remotes never import each other (or the shell): share through `@netnet/shared`.';
+}
+
+/**
+ * The same rules on resolved files, so no spelling escapes them (`../../remote-browse/src/x`, a
+ * symlinked package name, an alias): each zone is a workspace and the folders it must not reach.
+ */
+function restrictedZones(workspace) {
+  const zones = [];
+  const forbidden = forbiddenWorkspaces(workspace);
+  if (forbidden.length > 0) {
+    zones.push({ target: `./${workspace}`, from: forbidden.map((app) => `./${app}`), message: ` ${whyForbidden(workspace)}` });
+  }
+  if (workspace !== 'shared') {
+    zones.push({ target: `./${workspace}`, from: './shared/src', except: sharedEntries, message: ` ${SHARED_EXPORTS_ONLY}` });
+  }
+  return zones;
+}
+
+// Strings turned into code or markup: an XSS sink or an eval, whatever the source of the string.
+const rawHtmlSinks = [
+  { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'No raw HTML: render text and elements.' },
+  { selector: "Property[key.name='dangerouslySetInnerHTML']", message: 'No raw HTML: render text and elements.' },
+  {
+    selector: 'AssignmentExpression > MemberExpression.left[property.name=/^(inner|outer)HTML$/]',
+    message: 'No raw HTML: set textContent or build elements.',
+  },
+  {
+    selector: 'AssignmentExpression > MemberExpression.left[property.value=/^(inner|outer)HTML$/]',
+    message: 'No raw HTML: set textContent or build elements.',
+  },
+  { selector: "Property[key.name=/^(inner|outer)HTML$/]", message: 'No raw HTML: set textContent or build elements.' },
+  {
+    selector: "CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/]",
+    message: 'No raw HTML: build elements.',
+  },
+  { selector: "CallExpression[callee.object.name='document'][callee.property.name=/^write(ln)?$/]", message: 'No document.write.' },
+];
+
+// Dynamic import() of the router is as much a second router as a static one.
+const dynamicImportOfRouter = {
+  selector: 'ImportExpression[source.value=/^react-router/]',
+  message: ROUTER_ONLY_IN_SHARED,
+};
+
+const SOURCE = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
+const TYPESCRIPT = '**/*.{ts,tsx,mts,cts}';
+const TESTS = ['**/*.test.{ts,tsx}', '**/test/**', '**/testing/**', 'e2e/**', 'scripts/jest/**'];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/',
+      '**/dist/',
+      'deploy/',
+      '**/coverage/',
+      '**/test-results/',
+      '**/playwright-report/',
+      '**/bench-results/',
+      'e2e/bench/results/',
+      // Planted violations the rule tests lint on purpose.
+      'scripts/lint/fixtures/',
+    ],
+  },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: [SOURCE],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module' },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: join(root, 'tsconfig.json'), alwaysTryTypes: true }),
+      ],
+    },
+    rules: {
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-script-url': 'error',
+      'no-restricted-syntax': ['error', ...rawHtmlSinks],
+      'import-x/no-unresolved': ['error', { commonjs: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      // Cycles inside an app; other workspaces are reached only through `shared`, which imports none.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  // Every .js file here is CommonJS (no package sets "type": "module"): configs read by webpack,
+  // Jest and Babel, the site table, the webpack plugins.
+  {
+    files: ['**/*.{js,cjs}'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: [TYPESCRIPT],
+    // A .cjs file has no ES module types to import; require() with a cast is how TS reads it.
+    rules: { '@typescript-eslint/no-require-imports': ['error', { allow: ['\\.cjs$'] }] },
+  },
+  // Node code: the catalogue service, the scripts, the e2e tests and their tooling.
+  {
+    files: ['scripts/**', 'catalogue/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
+    languageOptions: { globals: globals.node },
+  },
+  // Browser code: the apps and the contract; e2e code also runs functions inside the page.
+  {
+    files: ['shared/src/**', 'shell/src/**', 'remote-*/src/**', 'e2e/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: TESTS,
+    languageOptions: { globals: { ...globals.jest, ...globals.node } },
+    rules: {
+      // Tests feed hostile input on purpose (`javascript:` links must be refused).
+      'no-script-url': 'off',
+      // Response bodies read as JSON in tests are checked by assertions, not by types.
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**'],
+    rules: {
+      'react-hooks/exhaustive-deps': 'error',
+      // Netnet is not built with React Compiler: the rules that only say whether the compiler can
+      // optimise a component have nothing to guard. The rules of React themselves stay on.
+      'react-hooks/preserve-manual-memoization': 'off',
+      'react-hooks/incompatible-library': 'off',
+      'react-hooks/unsupported-syntax': 'off',
+      'react-hooks/config': 'off',
+      'react-hooks/gating': 'off',
+      // Effects here sync with the DOM (focus after a removal) and with stores outside React
+      // (IndexedDB, the catalogue cache); setting state from them is what they are for.
+      'react-hooks/set-state-in-effect': 'off',
+    },
+  },
+  {
+    // The one exception: RemotePage renders a React.lazy page that it takes from a module-level
+    // cache (one per page, replaced only after a failure, since lazy keeps a failure forever). The
+    // rule cannot tell that lookup from making a component on each render.
+    files: ['shell/src/federation/RemotePage.tsx'],
+    rules: { 'react-hooks/static-components': 'off' },
+  },
+  {
+    files: ['**/*.{tsx,jsx}'],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    // Opening Search (with no query yet) puts the caret in its only field, a tested product rule
+    // (docs/product.md): the member came to type, and after a client-side navigation focus has to
+    // be placed somewhere. Everywhere else autofocus stays banned.
+    files: ['remote-search/src/pages/Search.tsx', 'remote-search/src/search/SearchForm.tsx'],
+    rules: { 'jsx-a11y/no-autofocus': 'off' },
+  },
+  // The dependency rules, one block per workspace (a rule's options replace, not merge, across blocks).
+  ...[...workspaces, '.'].map((workspace) => ({
+    files: workspace === '.' ? ['*.{js,mjs,cjs,ts}', 'scripts/**'] : [`${workspace}/**`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: restrictedSpecifiers(workspace) }],
+      'no-restricted-syntax': ['error', ...rawHtmlSinks, ...(workspace === 'shared' ? [] : [dynamicImportOfRouter])],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: restrictedZones(workspace) }],
+      // A path into another package (`../../shell/src/x`) hides a dependency from package.json.
+      'import-x/no-relative-packages': workspace === '.' || workspace === 'e2e' ? 'off' : 'error',
+    },
+  })),
+);

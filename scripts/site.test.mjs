@@ -1,0 +1,31 @@
+// npm reads the workspaces from package.json before any script runs, so that list cannot be
+// derived from scripts/site.cjs; this keeps the two in step. Run with `node --test`.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+
+const require = createRequire(import.meta.url);
+const site = require('./site.cjs');
+const { workspaces } = require('../package.json');
+
+test('every app of the site table is an npm workspace, and every workspace but e2e is an app', () => {
+  assert.deepEqual(
+    workspaces.filter((workspace) => workspace !== 'e2e').sort(),
+    Object.keys(site.apps).sort(),
+  );
+});
+
+test('each app that serves has a port of its own', () => {
+  const served = Object.keys(site.apps).filter((app) => site.apps[app].kind !== 'library');
+  const ports = served.map((app) => site.ports[app]);
+  assert.ok(ports.every((port) => Number.isInteger(port)));
+  assert.equal(new Set(ports).size, ports.length);
+});
+
+test('the remotes of the site table are exactly the remotes the page table gives pages to', () => {
+  // The page table is TypeScript in shared (the contract); webpack reads it the same way.
+  const { createJiti } = require('jiti');
+  const { remoteNames, pageList } = createJiti(import.meta.url)('../shared/src/pages.ts');
+  assert.deepEqual([...site.remotes].sort(), [...remoteNames].sort());
+  assert.deepEqual([...new Set(pageList.map((page) => page.remote))].sort(), [...remoteNames].sort());
+});
