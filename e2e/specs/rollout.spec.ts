@@ -105,6 +105,20 @@ const footer = (page: Page) => page.getByRole('contentinfo', { name: 'Remote ver
 const events = (page: Page) =>
   page.evaluate(() => (window as unknown as { rolloutEvents: { fallbacks: unknown[]; outages: unknown[] } }).rolloutEvents);
 
+/** Opens /search and expects the canary to have fallen back to stable: shown, reported as a fallback, never as an outage. */
+async function expectCanaryFellBack(page: Page, why: string): Promise<void> {
+  expect(await openSearch(page), why).toMatchObject({
+    version: STABLE,
+    channel: 'stable',
+    buildVersion: STABLE,
+    fellBackFrom: { version: CANARY, channel: 'canary' },
+  });
+  await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable, canary ${CANARY} failed)`);
+  const seen = await events(page);
+  expect(seen.fallbacks).toEqual([expect.objectContaining({ remote: REMOTE, stable: STABLE, failed: { version: CANARY, channel: 'canary' } })]);
+  expect(seen.outages).toEqual([]);
+}
+
 /** The same member signed in on another device: a new browser context, checked for page errors too. */
 async function onAnotherDevice(context: BrowserContext, member: TestMember, use: (page: Page) => Promise<void>) {
   const other = await context.browser()!.newContext();
@@ -223,16 +237,7 @@ test('a canary whose container or page chunk changed after publishing never runs
   for (const which of ['entry', 'chunk'] as const) {
     const undo = tamper(releaseFiles(CANARY)[which]);
     try {
-      expect(await openSearch(page), `canary with its ${which} changed`).toMatchObject({
-        version: STABLE,
-        channel: 'stable',
-        buildVersion: STABLE,
-        fellBackFrom: { version: CANARY, channel: 'canary' },
-      });
-      await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable, canary ${CANARY} failed)`);
-      const seen = await events(page);
-      expect(seen.fallbacks).toEqual([expect.objectContaining({ remote: REMOTE, stable: STABLE, failed: { version: CANARY, channel: 'canary' } })]);
-      expect(seen.outages).toEqual([]);
+      await expectCanaryFellBack(page, `canary with its ${which} changed`);
     } finally {
       undo();
     }
@@ -306,16 +311,7 @@ test('a broken canary falls back to stable within the same load, with no error s
   for (const name of readdirSync(release).filter((file) => file.startsWith('remoteEntry.js'))) rmSync(join(release, name));
   for (const broken of ['entry', 'manifest']) {
     if (broken === 'manifest') rmSync(release, { recursive: true, force: true });
-    expect(await openSearch(page), `canary without its ${broken}`).toMatchObject({
-      version: STABLE,
-      channel: 'stable',
-      buildVersion: STABLE,
-      fellBackFrom: { version: CANARY, channel: 'canary' },
-    });
-    await expect(footer(page)).toContainText(`remote-search: ${STABLE} (stable, canary ${CANARY} failed)`);
-    const seen = await events(page);
-    expect(seen.fallbacks).toEqual([expect.objectContaining({ remote: REMOTE, stable: STABLE, failed: { version: CANARY, channel: 'canary' } })]);
-    expect(seen.outages).toEqual([]);
+    await expectCanaryFellBack(page, `canary without its ${broken}`);
   }
   expect(warnings.some((text) => text.includes(`remote-search ${CANARY} (canary) failed to load`))).toBe(true);
 });
