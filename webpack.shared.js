@@ -155,6 +155,21 @@ function createConfig({ dir, runtimePlugins = [] }) {
           : []),
       ].filter(Boolean),
       optimization: { moduleIds: production ? 'deterministic' : 'named' },
+      // A rebuild (a release of a remote already built, the next npm start) reuses parsed modules
+      // and minified chunks; the toolchain files below (and what they require) invalidate it.
+      cache: {
+        type: 'filesystem',
+        name: `${app}-${production ? 'production' : 'development'}`,
+        buildDependencies: {
+          config: [
+            __filename,
+            path.join(dir, 'webpack.config.js'),
+            path.join(__dirname, 'shared/src/pages.ts'),
+            path.join(__dirname, 'babel.config.js'),
+            path.join(__dirname, '.browserslistrc'),
+          ],
+        },
+      },
       performance: { hints: false },
       stats: production ? 'errors-warnings' : 'minimal',
       devServer: {
