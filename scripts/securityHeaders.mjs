@@ -91,7 +91,7 @@ function contentTypeOf(res, writeHeadArgs) {
 
 /**
  * Call first thing for each request. The document headers are added when the response turns out
- * to be HTML (sirv decides that only once it has found the file, or the SPA fallback) — and to a
+ * to be HTML (known only once the static handler has found the file, or the SPA fallback) — and to a
  * 304, whose headers replace the cached copy's: a revalidated index.html keeps its policy.
  */
 export function secureResponse(res, env = process.env) {

@@ -7,13 +7,14 @@ import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
 import { findFile, safePath, sendFile } from './staticFiles.mjs';
 
-const HASHED = /\.[0-9a-f]{10}\.(js|css|svg|png|jpe?g|webp|mp4|woff2)$/;
+// Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
+const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
 
 /**
  * The server's limits (README, "Security"). A client slower than these gets 408 or is dropped,
  * so a few idle sockets cannot hold the server; past maxConnections new sockets are closed at once.
  */
-export const LIMITS = {
+const LIMITS = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
@@ -24,7 +25,7 @@ const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).e
 
 /**
  * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
- *   only?: RegExp | ((path: string) => boolean), limits?: Partial<typeof LIMITS>,
+ *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown> }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
  *   only: the (decoded, checked) paths served; anything else is a 404.
@@ -35,7 +36,7 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
   const { maxConnections, ...timeouts } = { ...LIMITS, ...limits };
   const realRoot = realpathSync(dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
-  const served = typeof only === 'function' ? only : only ? (path) => only.test(path) : () => true;
+  const served = only ?? (() => true);
 
   async function answer(req, res) {
     secureResponse(res);

@@ -196,6 +196,9 @@ describe('an app server (the shell)', () => {
 
 describe('limits', () => {
   /** A raw socket that sends `text` and resolves with what it got once the server closes it. */
+  // Timeouts short enough for a test to see them fire.
+  const QUICK_TIMEOUTS = { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 200 };
+
   function slowClient(port, text) {
     hostileRequests += 1;
     return new Promise((resolve, reject) => {
@@ -209,7 +212,7 @@ describe('limits', () => {
   }
 
   it('answers 408 to a client that never finishes its headers, and hangs up', async () => {
-    const server = await serveApp({ dir: dist, port: 0, limits: { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 200 } });
+    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       assert.match(got, /^HTTP\/1\.1 408/);
@@ -220,7 +223,7 @@ describe('limits', () => {
   });
 
   it('closes a kept-alive connection left idle', async () => {
-    const server = await serveApp({ dir: dist, port: 0, limits: { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 200 } });
+    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n');
       assert.match(got, /^HTTP\/1\.1 200/);

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
 import { bucketOf } from '../../shell/src/rollout/bucket';
-import { authEmulatorUrl, exactly, siteUrl } from '../support/site';
+import { authEmulatorUrl, deployUrl, exactly, siteUrl } from '../support/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout
 // CLIs, real production builds, the site's CDN for releases (:8090) and the shell as built. The
@@ -19,7 +19,7 @@ import { authEmulatorUrl, exactly, siteUrl } from '../support/site';
 test.describe.configure({ mode: 'serial' });
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string; deployOrigin(): string };
+const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-search';
 const run = Date.now().toString(36);
 // Not the remotes' own 1.0.0, so a page can only show these if it loaded the releases.
@@ -135,8 +135,8 @@ async function onAnotherDevice(context: BrowserContext, member: TestMember, use:
 test.beforeAll(async () => {
   // Two production builds of remote-search: most of this hook's time.
   test.setTimeout(360_000);
-  const cdn = await fetch(`${site.deployOrigin()}/`).catch(() => null);
-  if (!cdn) throw new Error(`No release CDN at ${site.deployOrigin()}: the running site predates releases; restart npm start.`);
+  const cdn = await fetch(`${deployUrl}/`).catch(() => null);
+  if (!cdn) throw new Error(`No release CDN at ${deployUrl}: the running site predates releases; restart npm start.`);
   shellBefore = digest(join(root, 'shell/dist'));
 
   await cli('release', REMOTE, '--version', STABLE);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authEmulatorUrl, catalogueApi, catalogueUrl, exactly, originOf, remoteOrigins, siteUrl } from '../support/site';
+import { authEmulatorUrl, catalogueApi, catalogueUrl, exactly, originOf, remoteOrigins, siteUrl, webApps } from '../support/site';
 import { test, expect, asVisitor } from '../support/memberSession';
 import { signInAsNewMember } from '../support/members';
 import { navigateInApp } from '../support/navigate';
@@ -16,7 +16,6 @@ import {
   secretPatterns,
   servedFolders,
   textFilesIn,
-  webApps,
 } from '../support/builtFiles';
 
 // Netnet lets nothing in: strict headers and a CSP that names only the origins in use (and still

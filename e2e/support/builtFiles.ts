@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { webApps } from './site';
 
-export { webApps };
 
 // The files the site serves, read from disk: what a browser (or an attacker) can download.
 

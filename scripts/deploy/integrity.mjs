@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-export const INTEGRITY_FILE = 'integrity.json';
+const INTEGRITY_FILE = 'integrity.json';
 
 /** The files the shell's federation runtime loads itself; everything else is loaded by the entry. */
-export const ENTRY_FILES = ['mf-manifest.json', 'remoteEntry.js'];
+const ENTRY_FILES = ['mf-manifest.json', 'remoteEntry.js'];
 
-export const sri = (content) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
+const sri = (content) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 
 /** Hashes every regular file of a release folder (links are not files of a release) into integrity.json. */
 export function writeIntegrity(dir) {

@@ -16,7 +16,7 @@ const site = createRequire(import.meta.url)('../site.cjs');
  * Everywhere: a version rolled back for a defect is not pinnable unless the rollout file says
  * `"pinRolledBack": true`.
  */
-export function pinPolicy(environment, rollout, { env = process.env, qaToken } = {}) {
+function pinPolicy(environment, rollout, { env = process.env, qaToken } = {}) {
   const production = environment === 'production' || rollout?.production === true;
   const allowed = !production || verifyQaToken(qaToken, { secret: env.NETNET_QA_SECRET, environment });
   return { production, allowed, rolledBackPinnable: rollout?.pinRolledBack === true };

@@ -88,7 +88,7 @@ export function readRollout(environment, env = process.env) {
  * before we say "written" (fsync of the folder), so a crash leaves the old rollout or the new one.
  * Call it through updateRollout, which holds the lock.
  */
-export function writeRollout(environment, rollout, env = process.env) {
+function writeRollout(environment, rollout, env = process.env) {
   const path = rolloutPath(environment, env);
   validateRollout(rollout, 'the new rollout');
   mkdirSync(dirname(path), { recursive: true });

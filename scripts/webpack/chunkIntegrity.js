@@ -7,6 +7,7 @@
 // webpack-subresource-integrity cannot resolve its placeholders in Module Federation builds
 // (waysact/webpack-subresource-integrity#176) and the release's files are hashed when published.
 
+// The global the shell answers on (LOOKUP in shell/src/federation/integrity.ts).
 const LOOKUP = "netnet:integrity";
 
 /** JS that gives the element `tag`, whose URL is `urlOf`, its integrity when the page knows it. */
@@ -16,6 +17,8 @@ const check = (tag, urlOf) =>
     `if (netnetIntegrity) { ${tag}.integrity = netnetIntegrity; ${tag}.crossOrigin = "anonymous"; }`,
   ].join('\n');
 
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+
 class ChunkIntegrityPlugin {
   apply(compiler) {
     const { LoadScriptRuntimeModule } = compiler.webpack.runtime;
@@ -24,13 +27,7 @@ class ChunkIntegrityPlugin {
         'ChunkIntegrityPlugin',
         (source) => `${source}\n${check('script', 'script.src')}`,
       );
-      // CSS chunks: mini-css-extract-plugin's loader, when the app uses it.
-      let MiniCssExtractPlugin;
-      try {
-        MiniCssExtractPlugin = require('mini-css-extract-plugin');
-      } catch {
-        return;
-      }
+      // CSS chunks: mini-css-extract-plugin's loader (every production build uses it).
       MiniCssExtractPlugin.getCompilationHooks(compilation).beforeTagInsert.tap(
         'ChunkIntegrityPlugin',
         (source, { tag }) => `${source}\n${check(tag, `${tag}.href`)}`,
@@ -39,4 +36,4 @@ class ChunkIntegrityPlugin {
   }
 }
 
-module.exports = { ChunkIntegrityPlugin, LOOKUP };
+module.exports = { ChunkIntegrityPlugin };

@@ -4,7 +4,7 @@
 // bundles this file without the rest of the contract.
 
 /** The largest id TMDB can hand out (a signed 32-bit integer). */
-export const MAX_TITLE_ID = 2_147_483_647;
+const MAX_TITLE_ID = 2_147_483_647;
 
 /** The id `raw` names, or null when it cannot be a title id. */
 export function parseTitleId(raw: string | null | undefined): number | null {

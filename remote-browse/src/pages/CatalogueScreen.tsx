@@ -1,5 +1,5 @@
-import type { RowDefinition } from '../rows/rowSets';
 import type { MediaType } from '@netnet/shared';
+import type { RowDefinition } from '../rows/rowSets';
 import { Hero } from '../hero/Hero';
 import { RowStack } from '../rows/RowStack';
 

@@ -1,7 +1,7 @@
-import type { RowDefinition } from './rowSets';
 import { screen, within } from '@testing-library/react';
 import { Row } from './Row';
 import { fakeCatalogue, page, renderPage } from '@netnet/shared/testing';
+import type { RowDefinition } from './rowSets';
 
 function renderRow(row: RowDefinition) {
   const { user } = renderPage(<Row row={row} />);

@@ -1,6 +1,6 @@
-import type { RowDefinition } from './rowSets';
 import { useId } from 'react';
 import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
+import type { RowDefinition } from './rowSets';
 import { PosterList } from './PosterList';
 import { RowSkeleton } from './RowSkeleton';
 import styles from './Row.module.scss';

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isSaved } from '@netnet/shared';
-import { isRated } from '../rating/ratings';
 import { fakeCatalogue, freshIndexedDB, notFound } from '@netnet/shared/testing';
+import { isRated } from '../rating/ratings';
 import { renderTitleRoute } from '../testing/renderTitle';
 import { prefetch as prefetchMovie } from './MovieDetail';
 import {

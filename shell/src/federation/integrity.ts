@@ -1,4 +1,4 @@
-import type { Release } from './remoteMap';
+import { SRI, type Release } from './remoteMap';
 
 // Subresource integrity for remote code. The map vouches, by SHA-384, for three files of each
 // release: its manifest, its container (remoteEntry.js) and its integrity.json, the record of every
@@ -20,7 +20,6 @@ const records = new Map<string, Promise<void>>();
 const folderOf = (url: string) => url.slice(0, url.lastIndexOf('/') + 1);
 const absolute = (url: string) => new URL(url, window.location.href).href;
 
-const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
 
 async function loadRecord(folder: string, integrity: string): Promise<void> {
   const response = await fetch(`${folder}${RECORD}`, { integrity });

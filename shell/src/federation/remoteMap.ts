@@ -38,7 +38,6 @@ export interface RemoteMap {
 export class RemoteMapError extends Error {}
 
 // The one version rule, shared with the release tooling.
-export { isVersion };
 
 type Raw = Record<string, unknown>;
 const isObject = (value: unknown): value is Raw => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -54,7 +53,7 @@ function isHttpUrl(value: unknown): value is string {
 }
 
 // One SRI hash, as the browser's `integrity` attribute takes it; the paths are files beside the entry.
-const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+export const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
 const FILE = /^[\w.-]+(?:\/[\w.-]+)*$/;
 
 /** undefined: none given; null: malformed (the release cannot be trusted, so it is not used). */

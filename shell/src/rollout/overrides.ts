@@ -1,4 +1,5 @@
-import { isVersion, type RemoteMap } from '../federation/remoteMap';
+import type { RemoteMap } from '../federation/remoteMap';
+import { isVersion } from '../federation/version';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 import { pinnedRelease } from './chooseRelease';
 import { QA_TOKEN_PARAM } from './qaToken';
