@@ -1,4 +1,4 @@
-import { SRI, type Release } from './remoteMap';
+import type { Release } from './remoteMap';
 
 // Subresource integrity for remote code. The map vouches, by SHA-384, for three files of each
 // release: its manifest, its container (remoteEntry.js) and its integrity.json, the record of every
@@ -10,6 +10,9 @@ import { SRI, type Release } from './remoteMap';
 // stable, a stable area shows its Retry. A remote served from its own build has no hashes: its
 // files load as before (docs/architecture.md, releases and security).
 
+// The retry runtime plugin imports this file before any shared module exists: keep it free of
+// value imports (a value import of remoteMap.ts pulls in @netnet/shared and breaks the page).
+
 export const RECORD = 'integrity.json';
 export const LOOKUP = 'netnet:integrity';
 
@@ -18,6 +21,9 @@ const hashes = new Map<string, string>();
 const records = new Map<string, Promise<void>>();
 
 const folderOf = (url: string) => url.slice(0, url.lastIndexOf('/') + 1);
+/** One SRI hash, as the browser's `integrity` attribute takes it. */
+export const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+
 const absolute = (url: string) => new URL(url, window.location.href).href;
 
 

@@ -1,5 +1,6 @@
 import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
+import { SRI } from './integrity';
 import { isVersion } from './version';
 
 /**
@@ -52,8 +53,7 @@ function isHttpUrl(value: unknown): value is string {
   }
 }
 
-// One SRI hash, as the browser's `integrity` attribute takes it; the paths are files beside the entry.
-export const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+// The paths of a release's hashes are files beside its entry.
 const FILE = /^[\w.-]+(?:\/[\w.-]+)*$/;
 
 /** undefined: none given; null: malformed (the release cannot be trusted, so it is not used). */
