@@ -51,7 +51,6 @@ function createConfig({ dir, runtimePlugins = [] }) {
 
   return (_env, argv) => {
     const production = argv.mode !== 'development';
-    const styleLoader = production ? MiniCssExtractPlugin.loader : require.resolve('style-loader');
     // A production remote's container leaves the federation runtime to its host, so its own
     // standalone page loads one first (built by a second, tiny compilation).
     const providesRuntime = production && !isHost;
@@ -72,40 +71,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
         clean: providesRuntime ? { keep: new RegExp(`^${RUNTIME_SCRIPT}`) } : true,
       },
       resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
-      module: {
-        rules: [
-          {
-            test: /\.[jt]sx?$/,
-            exclude: /node_modules/,
-            use: { loader: 'babel-loader', options: { rootMode: 'upward', cacheDirectory: true } },
-          },
-          {
-            test: /\.module\.scss$/,
-            use: [
-              styleLoader,
-              {
-                loader: 'css-loader',
-                options: {
-                  esModule: true,
-                  modules: {
-                    namedExport: false,
-                    exportLocalsConvention: 'as-is',
-                    // A per-app prefix keeps class names from different teams apart.
-                    localIdentName: production ? `${name}-[hash:base64:6]` : `${name}__[name]__[local]`,
-                  },
-                },
-              },
-              sassLoader(),
-            ],
-          },
-          {
-            test: /\.scss$/,
-            exclude: /\.module\.scss$/,
-            use: [styleLoader, 'css-loader', sassLoader()],
-          },
-          { test: /\.(png|jpe?g|webp|avif|svg|mp4|webm|vtt|woff2)$/, type: 'asset/resource' },
-        ],
-      },
+      module: { rules: moduleRules({ name, production }) },
       plugins: [
         new ModuleFederationPlugin({
           name,
@@ -188,11 +154,91 @@ function createConfig({ dir, runtimePlugins = [] }) {
         },
       },
     };
-    return providesRuntime ? [config, runtimeProvider(dir, app)] : config;
+    if (!production) return config;
+    if (isHost) return [config, shellServerBuild(dir)];
+    return [config, runtimeProvider(dir, app), serverBuild(dir, app, exposes)];
   };
 }
 
 const RUNTIME_SCRIPT = 'federation-runtime.js';
+
+/** The remote's server build (dist/server/remoteEntry.js): the same pages as a container for Node. */
+function serverBuild(dir, app, exposes) {
+  const name = site.federationName(app);
+  const webpack = require('webpack');
+  return {
+    name: `${app}-server`,
+    dependencies: [app],
+    mode: 'production',
+    context: dir,
+    target: 'async-node',
+    entry: {},
+    devtool: false,
+    output: {
+      path: path.join(dir, 'dist/server'),
+      // Set when the shell's server starts the container: where the browser build lives.
+      publicPath: '',
+      uniqueName: `${name}_server`,
+      filename: '[name].js',
+      chunkFilename: '[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      library: { type: 'commonjs-module' },
+      clean: true,
+    },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+    module: { rules: moduleRules({ name, production: true, server: true }) },
+    plugins: [
+      new ModuleFederationPlugin({
+        name,
+        filename: 'remoteEntry.js',
+        exposes,
+        library: { type: 'commonjs-module' },
+        remoteType: 'script',
+        shared: Object.fromEntries(Object.entries(sharedSingletons()).map(([key, value]) => [key, { ...value, import: false }])),
+        shareStrategy: 'loaded-first',
+        manifest: false,
+        dts: false,
+        runtimePlugins: [require.resolve('./scripts/webpack/serverPublicPath.js')],
+        experiments: { optimization: { target: 'node' } },
+      }),
+      new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+    ],
+    optimization: { minimize: false, moduleIds: 'deterministic' },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
+/**
+ * The shell's server (dist/server/pageServer.js, shell/src/server/): renders pages for `npm start`
+ * and loads remotes' server builds. Everything is bundled, so the shell frame, the router and the
+ * singletons it hands to remotes are one copy each.
+ */
+function shellServerBuild(dir) {
+  return {
+    name: 'shell-server',
+    dependencies: ['shell'],
+    mode: 'production',
+    context: dir,
+    target: 'node',
+    entry: { pageServer: './src/server/index.ts' },
+    devtool: false,
+    output: {
+      path: path.join(dir, 'dist/server'),
+      // The shell's own images: the same URLs as in the browser build.
+      publicPath: '/',
+      filename: '[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      library: { type: 'commonjs2' },
+      clean: true,
+    },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+    module: { rules: moduleRules({ name: 'shell', production: true, server: true }) },
+    optimization: { minimize: false, moduleIds: 'deterministic' },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
 
 /** Builds shared/src/federation/provideRuntime.ts alone, after the app, without federation. */
 function runtimeProvider(dir, app) {
@@ -213,6 +259,43 @@ function runtimeProvider(dir, app) {
     ],
     stats: 'errors-warnings',
   };
+}
+
+/**
+ * How each kind of source file is built. A server build (`server`) renders HTML only: its style
+ * modules give the class names the browser build gives, with no CSS, and its images and videos
+ * the browser build's URLs, with no file.
+ */
+function moduleRules({ name, production, server = false }) {
+  const styleLoader = production ? MiniCssExtractPlugin.loader : require.resolve('style-loader');
+  const css = (modules) => {
+    const server_ = server ? { exportOnlyLocals: true, ...(modules ? {} : { mode: 'global' }) } : {};
+    const options = modules || server ? { modules: { ...modules, ...server_ } } : {};
+    return { loader: 'css-loader', options: { esModule: true, ...options } };
+  };
+  const styles = (modules) => [...(server ? [] : [styleLoader]), css(modules), sassLoader()];
+  return [
+    {
+      test: /\.[jt]sx?$/,
+      exclude: /node_modules/,
+      use: { loader: 'babel-loader', options: { rootMode: 'upward', cacheDirectory: true } },
+    },
+    {
+      test: /\.module\.scss$/,
+      use: styles({
+        namedExport: false,
+        exportLocalsConvention: 'as-is',
+        // A per-app prefix keeps class names from different teams apart.
+        localIdentName: production ? `${name}-[hash:base64:6]` : `${name}__[name]__[local]`,
+      }),
+    },
+    { test: /\.scss$/, exclude: /\.module\.scss$/, use: styles(null) },
+    {
+      test: /\.(png|jpe?g|webp|avif|svg|mp4|webm|vtt|woff2)$/,
+      type: 'asset/resource',
+      ...(server ? { generator: { emit: false } } : {}),
+    },
+  ];
 }
 
 function sassLoader() {

@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
-import { findFile, safePath, sendFile } from './staticFiles.mjs';
+import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.mjs';
 
 // Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
@@ -26,13 +26,15 @@ const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).e
 /**
  * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
- *   documents?: Record<string, (req: http.IncomingMessage) => unknown> }} options
+ *   documents?: Record<string, (req: http.IncomingMessage) => unknown>,
+ *   pages?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
+ *   pages: answers every page address (a path that does not name a file): the shell's server render.
  *   only: the (decoded, checked) paths served; anything else is a 404.
  *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
  *   Files are read from the disk on every request, so a rebuilt app or a new release shows at once.
  */
-export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {} }) {
+export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages }) {
   const { maxConnections, ...timeouts } = { ...LIMITS, ...limits };
   const realRoot = realpathSync(dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
@@ -71,6 +73,7 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
       return;
     }
     if (!served(path)) return notFound(res);
+    if (pages && !LOOKS_LIKE_FILE.test(path)) return pages(req, res);
     const file = await findFile(realRoot, path, { acceptEncoding: req.headers['accept-encoding'], spa });
     if (!file) return notFound(res);
     sendFile(req, res, file, {

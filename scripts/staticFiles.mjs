@@ -42,7 +42,7 @@ async function confined(realRoot, file) {
 }
 
 // A last segment with an extension names a file: no SPA fallback for a missing script.
-const LOOKS_LIKE_FILE = /\/[^/]+\.\w+$/;
+export const LOOKS_LIKE_FILE = /\/[^/]+\.\w+$/;
 
 /**
  * Finds what answers `path` (from safePath) in the folder whose real path is `realRoot`: the file,

@@ -34,11 +34,20 @@ const pageRoute = ({ path, remote, module }: PageEntry) => (
   <Route key={path} path={path} element={<RemotePage remote={remote} module={module} />} />
 );
 
+/** The whole site inside a router: the browser's (App) or, on the server, one request's. */
+export function Site() {
+  return (
+    <>
+      <AppRoutes />
+      <RolloutNotices />
+    </>
+  );
+}
+
 export function App() {
   return (
     <BrowserRouter>
-      <AppRoutes />
-      <RolloutNotices />
+      <Site />
     </BrowserRouter>
   );
 }

@@ -56,6 +56,16 @@ function store(url: string, data: unknown): void {
 }
 
 /**
+ * Takes answers the server already fetched for this page (docs/architecture.md#server-rendering),
+ * so the first render finds them and nothing is asked twice.
+ */
+export function seedCatalogueCache(answers: Readonly<Record<string, unknown>>): void {
+  for (const [url, data] of Object.entries(answers)) {
+    if (data !== null && typeof data === 'object') store(url, data);
+  }
+}
+
+/**
  * Forgets every cached answer, and stops sharing the calls in flight (they still answer whoever
  * waits for them, so no mounted screen is left loading).
  */
@@ -68,7 +78,11 @@ const abortError = (signal: AbortSignal): unknown =>
   signal.reason ?? Object.assign(new Error('The request was aborted.'), { name: 'AbortError' });
 
 export function fetchCatalogue<T>(request: CatalogueRequest<T>, options: FetchCatalogueOptions = {}): Promise<T> {
-  const url = catalogueUrl(request);
+  return fetchCatalogueUrl<T>(catalogueUrl(request), options);
+}
+
+/** fetchCatalogue for a URL already made (a server render knows the page's calls by URL). */
+export function fetchCatalogueUrl<T>(url: string, options: FetchCatalogueOptions = {}): Promise<T> {
   const cached = readCached<T>(url);
   if (cached !== undefined) return Promise.resolve(cached);
   const { signal } = options;

@@ -2,7 +2,9 @@
 export { catalogue, catalogueUrl, type CatalogueRequest, type SearchScope } from './paths';
 export {
   fetchCatalogue,
+  fetchCatalogueUrl,
   clearCatalogueCache,
+  seedCatalogueCache,
   retryDelay,
   CACHE_TTL_MS,
   CACHE_MAX_ENTRIES,
@@ -12,4 +14,5 @@ export {
 } from './client';
 export { CatalogueError, isAbortError, type CatalogueErrorKind } from './error';
 export { useCatalogue, type CatalogueState, type CatalogueResult } from './useCatalogue';
+export { ServerCatalogueContext, type ServerCatalogue } from './serverRender';
 export { imageUrl, type ImageSize } from './images';

@@ -1,10 +1,11 @@
 // useCatalogue: a catalogue call in the states a screen shows — loading, then fetched or error — with
 // retry(). A null request means "not ready to ask yet" (e.g. the id is not known): it stays
 // loading and fetches nothing. The call is aborted on unmount or when the request changes.
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { use, useCallback, useContext, useEffect, useEffectEvent, useState } from 'react';
 import { fetchCatalogue, readCached } from './client';
 import { CatalogueError, isAbortError } from './error';
 import { catalogueUrl, type CatalogueRequest } from './paths';
+import { ServerCatalogueContext } from './serverRender';
 
 export type CatalogueState<T> =
   | { status: 'loading' }
@@ -25,11 +26,17 @@ export function useCatalogue<T>(request: CatalogueRequest<T> | null): CatalogueR
   const url = request ? catalogueUrl(request) : null;
   const [attempt, setAttempt] = useState(0);
   const [settled, setSettled] = useState<Settled<T> | null>(null);
+  const server = useContext(ServerCatalogueContext);
 
   // The answer for this very URL and attempt; else a cached one (no loading flash when a
-  // screen comes back); else loading.
+  // screen comes back); else loading. On the server: the request's answer, waited for (the
+  // render suspends) until the render's time is up, when it renders as loading for the browser
+  // to finish.
   let state: CatalogueState<T> = LOADING;
-  if (settled && settled.url === url && settled.attempt === attempt) state = settled.state;
+  if (server && url) {
+    const answer = server.read<T>(url);
+    state = answer instanceof Promise ? use(answer) : answer;
+  } else if (settled && settled.url === url && settled.attempt === attempt) state = settled.state;
   else if (url) {
     const cached = readCached<T>(url);
     if (cached !== undefined) state = { status: 'fetched', data: cached };

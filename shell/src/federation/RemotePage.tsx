@@ -1,10 +1,12 @@
-import { Suspense, lazy, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, lazy, useContext, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
 import { loadPage, pageKey } from './preload';
+import { LeftToBrowser, RenderedPageContext } from './renderedPage';
 import type { RemoteName } from './remotes';
 import styles from './RemotePage.module.scss';
 
 type Page = LazyExoticComponent<ComponentType>;
+
 
 // One lazy component per page, so moving between pages doesn't reload them. React.lazy caches a
 // failure forever, so a failed page is dropped from here and the next attempt makes a new one.
@@ -32,7 +34,8 @@ interface RemotePageProps {
 export function RemotePage({ remote, module }: RemotePageProps) {
   const key = pageKey({ remote, module });
   const [attempt, setAttempt] = useState(0);
-  const Page = pageFor(key);
+  const rendered = useContext(RenderedPageContext);
+  const Page = rendered?.key === key ? (rendered.Page ?? LeftToBrowser) : pageFor(key);
 
   const fallback = (
     <LoadError

@@ -46,7 +46,8 @@ const isObject = (value: unknown): value is Raw => !!value && typeof value === '
 function isHttpUrl(value: unknown): value is string {
   if (typeof value !== 'string' || value.trim() === '') return false;
   try {
-    const url = new URL(value, window.location.href);
+    // The page's address resolves a relative entry; the shell's server sees absolute ones only.
+    const url = new URL(value, globalThis.location?.href);
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
     return false;

@@ -91,7 +91,7 @@ export function pinsForPage(search: string, map: RemoteMap): { honoured: Overrid
   return pins;
 }
 
-const isPinParam = (key: string) => PARAM.test(key) || key === QA_TOKEN_PARAM;
+export const isPinParam = (key: string) => PARAM.test(key) || key === QA_TOKEN_PARAM;
 
 /**
  * The page without its `remote.*` and QA token parameters, every other parameter exactly as it

@@ -62,6 +62,9 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+// What a server render shows, and so what hydration starts from: no debug footer, no pins.
+const SERVER_STATUS: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, remotes: {} };
+
 export function useRolloutStatus(): RolloutStatus {
-  return useSyncExternalStore(subscribe, getRolloutStatus);
+  return useSyncExternalStore(subscribe, getRolloutStatus, () => SERVER_STATUS);
 }

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { matchPath, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
+import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
+import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
+import { pageKey } from '../federation/preload';
+import { memberPages, pageAt } from '../pages';
+import { chooseRelease, type Choice } from '../rollout/chooseRelease';
+import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
+import { isPinParam } from '../rollout/overrides';
+import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
+import { keepOnly, serverPage } from './pageLoader';
+import { renderArea, type RenderResult } from './renderArea';
+
+// The shell's server (docs/architecture.md#server-rendering): answers a page request with the
+// composed page as HTML — the shell frame and the page's area rendered with the release this
+// visitor's bucket gets, its catalogue answers inside — and the state the browser hydrates from.
+// Every failure costs only the server's part: a canary that fails, throws or hangs is replaced
+// by its stable; if stable fails too, the area is left to the browser, as before servers.
+
+export interface PageServerOptions {
+  /** The shell's built index.html. */
+  template: string;
+  /** What /config.json answers. */
+  config: RuntimeConfig;
+  /** What /remotes.json answers for this request. */
+  remoteMap: (req: IncomingMessage) => unknown;
+  /** How long an area's server build may take to load, and its render to finish its data. */
+  budgetMs?: number;
+}
+
+export type PageServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const BUDGET_MS = 300;
+
+interface Area {
+  choice: Choice;
+  result: RenderResult;
+  files: AreaFiles | null;
+}
+
+export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS }: PageServerOptions): PageServer {
+  const page = parseTemplate(template);
+  setRuntimeConfig(config);
+
+  return async function servePage(req, res) {
+    const url = new URL(req.url ?? '/', 'http://netnet.invalid');
+    const redirect = redirects[url.pathname];
+    if (redirect) {
+      res.writeHead(301, { Location: redirect, 'Cache-Control': 'no-cache' }).end();
+      return;
+    }
+    const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const cookies: string[] = [];
+    const member = readIdCookie(req.headers.cookie, MEMBER_COOKIE);
+    let device = readIdCookie(req.headers.cookie, DEVICE_COOKIE);
+    if (!device) {
+      device = randomUUID();
+      cookies.push(idCookie(DEVICE_COOKIE, device, { secure }));
+    }
+    const headers = {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // The page depends on who asks: never one member's page for another.
+      Vary: 'Cookie',
+      ...(cookies.length ? { 'Set-Cookie': cookies } : {}),
+    };
+    res.writeEarlyHints?.({ link: page.shellFiles.map(hintOf) });
+
+    // QA pins are the browser's business (they need its stored pins and token): it renders alone.
+    const clientOnly = () => {
+      res.writeHead(200, headers);
+      res.end(`${page.head}${page.bodyStart}${page.bodyEnd}`);
+    };
+    if ([...url.searchParams.keys()].some(isPinParam)) return clientOnly();
+    let map: RemoteMap;
+    const mapDocument = remoteMap(req);
+    try {
+      map = parseRemoteMap(mapDocument);
+    } catch (error) {
+      console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
+      return clientOnly();
+    }
+    forgetOldReleases(map);
+
+    const signedIn = member !== null;
+    const auth: AuthState = signedIn ? { status: 'authenticated', member: { uid: member, email: null } } : { status: 'anonymous' };
+    const entry = pageAt(url.pathname, signedIn);
+    const onPage = matchPath(entry.path, url.pathname) !== null;
+    // A guard's answer, rendered at once: a visitor on a members' path gets the landing page (and
+    // goes on to the path after signing in), a member on a visitors' path their home.
+    const wanted = url.pathname + url.search;
+    const from = !signedIn && memberPages.some((p) => matchPath(p.path, url.pathname)) ? wanted : undefined;
+    const location = onPage
+      ? { pathname: url.pathname, search: url.search }
+      : { pathname: entry.path, search: '', state: from ? { from } : null };
+
+    const key = pageKey(entry);
+    const rollout = map.remotes[entry.remote];
+    let area: Area | null = null;
+    if (rollout) {
+      const first = chooseRelease(entry.remote, rollout, { identity: member ?? device });
+      const tries: Choice[] = [first, ...(first.channel === 'stable' ? [] : [{ ...rollout.stable, channel: 'stable' as const, bucket: first.bucket }])];
+      for (const choice of tries) {
+        area = await tryRelease(choice);
+        if (area) break;
+      }
+    }
+    async function tryRelease(choice: Choice): Promise<Area | null> {
+      const started = Date.now();
+      try {
+        const module = await serverPage(entry.remote, entry.module, choice, budgetMs);
+        const files = await areaFiles(choice, entry.module).catch(() => null);
+        const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
+        if (result.errors.length === 0) return { choice, result, files };
+        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
+      } catch (error) {
+        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);
+      }
+      return null;
+    }
+
+    let result: RenderResult;
+    try {
+      result = area?.result ?? (await renderArea({ location, auth, page: { key, Page: null }, budgetMs }));
+    } catch (error) {
+      console.error(`[netnet] the shell failed to render ${url.pathname} on the server: ${messageOf(error)}`);
+      return clientOnly();
+    }
+
+    const state: ServerState = {
+      config,
+      map: mapDocument,
+      chosen: area ? { [entry.remote]: area.choice } : {},
+      catalogue: result.catalogue,
+      member,
+      ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),
+    };
+    res.writeHead(200, headers);
+    res.end(
+      `${page.head}${area?.files ? areaLinks(area.files) : ''}${page.bodyStart}${result.html}${page.bodyEnd.replace(
+        '</body>',
+        `<script type="application/json" id="${SERVER_STATE_ID}">${serializeState(state)}</script></body>`,
+      )}`,
+    );
+  };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function forgetOldReleases(map: RemoteMap): void {
+  const releases: Release[] = Object.values(map.remotes).flatMap((rollout) =>
+    rollout ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : []), ...rollout.pinnable] : [],
+  );
+  keepOnly(releases);
+  keepManifestsOf(releases);
+}
