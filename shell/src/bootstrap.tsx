@@ -1,15 +1,40 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { boot } from './boot/boot';
 import { BootError } from './boot/BootError';
+import { readServerState, type ServerState } from './boot/serverState';
+import { LEFT_TO_BROWSER } from './federation/renderedPage';
+import { qaToken } from './rollout/qaToken';
+import { readOverrides } from './rollout/overrides';
 import { App } from './App';
 
-const root = createRoot(document.getElementById('root')!);
+const container = document.getElementById('root')!;
+const server = readServerState();
+// A QA session (pins, a token) chooses its releases in the browser: it renders afresh.
+const hydrating = server !== null && container.hasChildNodes() && !qaToken() && Object.keys(readOverrides()).length === 0;
 
-boot().then(
-  () => root.render(<StrictMode><App /></StrictMode>),
+/** The server rendered a guard's answer: the address says so before the router reads it. */
+function followServerRedirect({ redirect }: ServerState): void {
+  if (!redirect) return;
+  // React Router's own shape of history.state, with the page the visitor was going to.
+  window.history.replaceState({ usr: redirect.from ? { from: redirect.from } : null, key: 'default', idx: 0 }, '', redirect.to);
+}
+
+function onRecoverableError(error: unknown): void {
+  // An area the server left to the browser is expected; anything else is a real problem.
+  if ((error as { digest?: unknown } | null)?.digest === LEFT_TO_BROWSER) return;
+  console.error('[netnet] the page could not take over the server’s render:', error);
+}
+
+if (hydrating) followServerRedirect(server);
+boot(hydrating ? server : null).then(
+  () => {
+    const app = <StrictMode><App /></StrictMode>;
+    if (hydrating) hydrateRoot(container, app, { onRecoverableError });
+    else createRoot(container).render(app);
+  },
   (error: unknown) => {
     console.error('Netnet could not start:', error);
-    root.render(<BootError error={error} />);
+    createRoot(container).render(<BootError error={error} />);
   },
 );

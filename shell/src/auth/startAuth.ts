@@ -1,6 +1,7 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom, provideAuthActions, type AuthState, type Member, type RuntimeConfig } from '@netnet/shared';
 import { whenIdle } from '../boot/whenIdle';
+import { clearedCookie, idCookie, isId, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 
 type FirebaseAuth = typeof import('./firebaseAuth');
 
@@ -8,27 +9,36 @@ type FirebaseAuth = typeof import('./firebaseAuth');
 // from it, and Firebase (the heaviest chunk) loads when the browser is idle instead of holding up
 // the first page; when it arrives it has the last word. Member pages hold only public catalogue
 // data and this device's own list, so a stale hint shows nothing that is not already here.
-const MEMBER_HINT = 'netnet:member';
+// It is a first-party cookie (the uid), so the shell's server renders members' pages from it too
+// (rollout/cookies.ts); the shell's first versions kept it in localStorage, which it moves from.
+const OLD_HINT = 'netnet:member';
 
-/** The remembered member; null for visitors; undefined when storage is refused (wait for Firebase). */
-function readHint(): Member | null | undefined {
+function movedHint(): Member | null {
   try {
-    const saved = localStorage.getItem(MEMBER_HINT);
-    if (saved === null) return null;
-    const member = JSON.parse(saved) as Partial<Member> | null;
-    return typeof member?.uid === 'string' ? { uid: member.uid, email: member.email ?? null } : undefined;
+    const saved = localStorage.getItem(OLD_HINT);
+    localStorage.removeItem(OLD_HINT);
+    const member = saved === null ? null : (JSON.parse(saved) as Partial<Member> | null);
+    return typeof member?.uid === 'string' && isId(member.uid) ? { uid: member.uid, email: null } : null;
   } catch {
-    return undefined;
+    return null;
   }
 }
 
+/** The remembered member, or null for a visitor. */
+function readHint(): Member | null {
+  const uid = readIdCookie(document.cookie, MEMBER_COOKIE);
+  if (uid) return { uid, email: null };
+  const moved = movedHint();
+  if (moved) writeHint({ status: 'authenticated', member: moved });
+  return moved;
+}
+
 function writeHint(state: AuthState): void {
-  try {
-    if (state.status === 'authenticated') localStorage.setItem(MEMBER_HINT, JSON.stringify(state.member));
-    else localStorage.removeItem(MEMBER_HINT);
-  } catch {
-    // storage refused: the hint is an optimisation only
-  }
+  const secure = window.location.protocol === 'https:';
+  document.cookie =
+    state.status === 'authenticated' && isId(state.member.uid)
+      ? idCookie(MEMBER_COOKIE, state.member.uid, { secure })
+      : clearedCookie(MEMBER_COOKIE);
 }
 
 /**
@@ -36,7 +46,12 @@ function writeHint(state: AuthState): void {
  * `later` schedules Firebase when a hint already answered (boot waits for the first page).
  * Returns the teardown that unsubscribes the listener.
  */
-export function startAuth(config: RuntimeConfig, later: (run: () => void) => void = whenIdle): () => void {
+export function startAuth(
+  config: RuntimeConfig,
+  later: (run: () => void) => void = whenIdle,
+  /** The member a server-rendered page was rendered for: hydration must start from the same. */
+  renderedFor?: string | null,
+): () => void {
   const store = getDefaultStore();
   let firebase: Promise<FirebaseAuth> | null = null;
   const load = () =>
@@ -68,13 +83,9 @@ export function startAuth(config: RuntimeConfig, later: (run: () => void) => voi
       },
     );
 
-  const remembered = readHint();
-  if (remembered === undefined) {
-    void watch(); // no hint to go on: the spinner until Firebase knows
-  } else {
-    store.set(authAtom, remembered ? { status: 'authenticated', member: remembered } : { status: 'anonymous' });
-    later(() => void watch());
-  }
+  const remembered = renderedFor === undefined ? readHint() : renderedFor && { uid: renderedFor, email: null };
+  store.set(authAtom, remembered ? { status: 'authenticated', member: remembered } : { status: 'anonymous' });
+  later(() => void watch());
   return () => {
     stopped = true;
     unsubscribe();

@@ -1,21 +1,36 @@
 import { getDefaultStore } from 'jotai';
-import { authAtom, loadRuntimeConfig } from '@netnet/shared';
+import { authAtom, loadRuntimeConfig, seedCatalogueCache, setRuntimeConfig } from '@netnet/shared';
 import { loadRemoteMap } from '../federation/lastGoodMap';
 import { preloadMemberRemotes, preloadOnIntent, warmPath } from '../federation/preload';
 import { registerRollout } from '../federation/registerRollout';
+import { parseRemoteMap } from '../federation/remoteMap';
 import { startAuth } from '../auth/startAuth';
 import { takeRuntimeDocument } from './runtimeDocuments';
+import type { ServerState } from './serverState';
 import { whenIdle } from './whenIdle';
 
 const HEAD_START_MS = 1500;
 
-/** Everything the shell needs before its first render: runtime config, remote map, auth feed. */
-export async function boot(): Promise<void> {
-  const [config, remoteMap] = await Promise.all([
-    loadRuntimeConfig(takeRuntimeDocument('config')),
-    loadRemoteMap(takeRuntimeDocument('remotes')),
-  ]);
-  registerRollout(remoteMap);
+/**
+ * Everything the shell needs before its first render: runtime config, remote map, auth feed.
+ * A page the server rendered brings them (`server`): nothing is fetched, and the releases, the
+ * member and the catalogue answers are the ones the page was rendered with.
+ */
+export async function boot(server: ServerState | null = null): Promise<void> {
+  let config;
+  if (server) {
+    config = server.config;
+    setRuntimeConfig(config);
+    registerRollout(parseRemoteMap(server.map), { chosen: server.chosen });
+    seedCatalogueCache(server.catalogue);
+  } else {
+    const [loaded, remoteMap] = await Promise.all([
+      loadRuntimeConfig(takeRuntimeDocument('config')),
+      loadRemoteMap(takeRuntimeDocument('remotes')),
+    ]);
+    config = loaded;
+    registerRollout(remoteMap);
+  }
 
   // Work the first page doesn't need (Firebase when a hint answered, other remotes) waits until
   // that page's code is here and its own data and images have had a head start: idle callbacks
@@ -24,8 +39,8 @@ export async function boot(): Promise<void> {
   const firstPage = new Promise<void>((resolve) => (firstPageLoaded = resolve));
   const afterFirstPage = (run: () => void) => void firstPage.then(() => setTimeout(() => whenIdle(run), HEAD_START_MS));
 
-  // Auth resolves in the background; the shell shows its spinner until the state is known.
-  startAuth(config, afterFirstPage);
+  // Auth resolves in the background, from the hint at first (the server's, when it rendered).
+  startAuth(config, afterFirstPage, server ? server.member : undefined);
   const signedIn = () => getDefaultStore().get(authAtom).status === 'authenticated';
   // The page being opened starts loading now, while React renders the shell around it.
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);

@@ -47,11 +47,14 @@ function withIntegrity<T extends HTMLScriptElement | HTMLLinkElement>(element: T
 }
 
 export default function rolloutPlugin(versions: RemoteVersions): ModuleFederationRuntimePlugin {
+  // Remotes registered with the runtime (a release may have been chosen before: by the server).
+  const registered = new Set<RemoteName>();
   return {
     name: 'netnet-rollout',
     beforeRequest(args) {
       const remote = remoteOf(args.id);
-      if (remote && !versions.isChosen(remote)) {
+      if (remote && !registered.has(remote)) {
+        registered.add(remote);
         const choice = versions.choose(remote);
         if (choice) {
           trustRelease(choice);

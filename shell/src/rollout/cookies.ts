@@ -11,6 +11,7 @@ const YEAR_S = 365 * 24 * 60 * 60;
 
 // Ids are UUIDs or Firebase uids: letters, digits, '-' and '_'. Anything else is ignored.
 const ID = /^[\w-]{1,128}$/;
+export const isId = (value: string): boolean => ID.test(value);
 
 /** The cookie's value if it is a well-formed id. */
 export function readIdCookie(header: string | undefined, name: string): string | null {
@@ -19,12 +20,15 @@ export function readIdCookie(header: string | undefined, name: string): string |
     const at = part.indexOf('=');
     if (at < 0 || part.slice(0, at).trim() !== name) continue;
     const value = part.slice(at + 1).trim();
-    return ID.test(value) ? value : null;
+    return isId(value) ? value : null;
   }
   return null;
 }
 
-/** A Set-Cookie value for an id: readable by the shell's script, sent to this site only. */
+/** A Set-Cookie value (or document.cookie assignment) for an id: readable by the shell's script, sent to this site only. */
 export function idCookie(name: string, value: string, { secure = false } = {}): string {
   return `${name}=${value}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
+
+/** The assignment that deletes a cookie. */
+export const clearedCookie = (name: string): string => `${name}=; Path=/; Max-Age=0; SameSite=Lax`;

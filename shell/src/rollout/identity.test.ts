@@ -2,8 +2,11 @@ import { getDefaultStore } from 'jotai';
 import { authAtom } from '@netnet/shared';
 import { bucketIdentity, deviceId } from './identity';
 
+const forgetDevice = () => (document.cookie = 'netnet-device=; Path=/; Max-Age=0');
+
 beforeEach(() => {
   localStorage.clear();
+  forgetDevice();
   getDefaultStore().set(authAtom, { status: 'anonymous' });
 });
 
@@ -11,12 +14,19 @@ it('before sign-in, a random device id that this browser keeps', () => {
   const id = bucketIdentity();
   expect(id).toMatch(/\w{8,}/);
   expect(bucketIdentity()).toBe(id);
-  expect(localStorage.getItem('netnet:device-id')).toBe(id);
+  expect(document.cookie).toContain(`netnet-device=${id}`);
+});
+
+it('keeps the id an earlier version kept in localStorage, now in the cookie the server reads', () => {
+  localStorage.setItem('netnet:device-id', 'kept-before-42');
+  expect(deviceId()).toBe('kept-before-42');
+  expect(document.cookie).toContain('netnet-device=kept-before-42');
+  expect(localStorage.getItem('netnet:device-id')).toBeNull();
 });
 
 it('different browsers get different device ids', () => {
   const first = deviceId();
-  localStorage.clear();
+  forgetDevice();
   expect(deviceId()).not.toBe(first);
 });
 

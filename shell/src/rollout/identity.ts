@@ -1,10 +1,13 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom } from '@netnet/shared';
+import { DEVICE_COOKIE, idCookie, isId, readIdCookie } from './cookies';
 
 // Whom the bucket belongs to: the member's uid once signed in, else a random id this browser keeps.
 // Read when a remote is first needed (see federation/rolloutPlugin.ts): the shell shows its
-// spinner until a returning member's auth state is known, so members' areas use the uid.
-const DEVICE_ID = 'netnet:device-id';
+// spinner until a returning member's auth state is known, so members' areas use the uid. The
+// device id lives in a first-party cookie, so the shell's server buckets this browser alike
+// (./cookies.ts); the shell's first versions kept it in localStorage, which it moves from.
+const OLD_DEVICE_ID = 'netnet:device-id';
 
 function randomId(): string {
   if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
@@ -13,18 +16,24 @@ function randomId(): string {
 
 let unsaved: string | null = null;
 
-export function deviceId(): string {
+function movedFromStorage(): string | null {
   try {
-    let id = localStorage.getItem(DEVICE_ID);
-    if (!id) {
-      id = randomId();
-      localStorage.setItem(DEVICE_ID, id);
-    }
-    return id;
+    const id = localStorage.getItem(OLD_DEVICE_ID);
+    localStorage.removeItem(OLD_DEVICE_ID);
+    return id !== null && isId(id) ? id : null;
   } catch {
-    // storage refused: sticky for this page only
-    return (unsaved ??= randomId());
+    return null;
   }
+}
+
+export function deviceId(): string {
+  const kept = readIdCookie(document.cookie, DEVICE_COOKIE);
+  if (kept) return kept;
+  const id = unsaved ?? movedFromStorage() ?? randomId();
+  document.cookie = idCookie(DEVICE_COOKIE, id, { secure: window.location.protocol === 'https:' });
+  // With cookies refused, the id is sticky for this page only.
+  if (readIdCookie(document.cookie, DEVICE_COOKIE) !== id) unsaved = id;
+  return id;
 }
 
 export function bucketIdentity(): string {

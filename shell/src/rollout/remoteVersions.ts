@@ -19,10 +19,13 @@ interface Options {
   overrides: Overrides;
   /** The member's uid or the device id, read when a remote is first needed. */
   identity: () => string;
+  /** Releases already chosen: the ones the server rendered the page with, which hydration must load. */
+  chosen?: Partial<Record<RemoteName, Choice>>;
 }
 
-export function createRemoteVersions({ map, overrides, identity }: Options): RemoteVersions {
-  const chosen = new Map<RemoteName, Choice>();
+export function createRemoteVersions({ map, overrides, identity, chosen: given = {} }: Options): RemoteVersions {
+  const chosen = new Map<RemoteName, Choice>(Object.entries(given) as [RemoteName, Choice][]);
+  for (const [remote, choice] of chosen) recordRemote(remote, { ...choice, state: 'chosen' });
 
   return {
     choose(remote) {

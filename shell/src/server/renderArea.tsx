@@ -52,6 +52,9 @@ export function renderArea({ location, auth, page, budgetMs }: RenderInput): Pro
         </ServerCatalogueContext.Provider>
       </Provider>,
       {
+        // Every boundary inline, in order: React outlines large ones and reveals them with inline
+        // scripts, which the site's Content-Security-Policy (no inline script) refuses.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           clearTimeout(overBudget);
           clearTimeout(cut);
