@@ -176,6 +176,12 @@ export default tseslint.config(
     files: ['scripts/**', 'catalogue/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
+  // A runtime plugin webpack compiles into every remote's server build: it sets webpack's own
+  // public path variable.
+  {
+    files: ['scripts/webpack/serverPublicPath.mjs'],
+    languageOptions: { globals: { __webpack_public_path__: 'writable' } },
+  },
   // Browser code: the apps and the contract; e2e code also runs functions inside the page.
   {
     files: ['shared/src/**', 'shell/src/**', 'remote-*/src/**', 'e2e/**'],

@@ -198,7 +198,7 @@ function serverBuild(dir, app, exposes) {
         shareStrategy: 'loaded-first',
         manifest: false,
         dts: false,
-        runtimePlugins: [require.resolve('./scripts/webpack/serverPublicPath.js')],
+        runtimePlugins: [require.resolve('./scripts/webpack/serverPublicPath.mjs')],
         experiments: { optimization: { target: 'node' } },
       }),
       new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),

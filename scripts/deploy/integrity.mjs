@@ -10,6 +10,8 @@ const INTEGRITY_FILE = 'integrity.json';
 
 /** The files the shell's federation runtime loads itself; everything else is loaded by the entry. */
 const ENTRY_FILES = ['mf-manifest.json', 'remoteEntry.js'];
+/** The server build's container, which the shell's server loads (releases before server rendering have none). */
+const SERVER_ENTRY = 'server/remoteEntry.js';
 
 const sri = (content) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 
@@ -42,7 +44,8 @@ export function entryIntegrity(dir) {
     const record = readFileSync(path);
     const { files } = JSON.parse(record.toString('utf8'));
     if (ENTRY_FILES.every((name) => typeof files?.[name] === 'string')) {
-      result = { ...Object.fromEntries(ENTRY_FILES.map((name) => [name, files[name]])), [INTEGRITY_FILE]: sri(record) };
+      const entries = [...ENTRY_FILES, ...(typeof files[SERVER_ENTRY] === 'string' ? [SERVER_ENTRY] : [])];
+      result = { ...Object.fromEntries(entries.map((name) => [name, files[name]])), [INTEGRITY_FILE]: sri(record) };
     }
   }
   cache.set(dir, result);
