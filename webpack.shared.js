@@ -42,6 +42,12 @@ function exposesOf(app) {
 /**
  * @param {{ dir: string, runtimePlugins?: string[] }} app
  */
+/**
+ * Where an app's build goes: its dist/, or NETNET_BUILD_DIR (a release builds into a staging
+ * folder). The browser build is at the top, the server build in server/.
+ */
+const outputDir = (dir) => process.env.NETNET_BUILD_DIR || path.join(dir, 'dist');
+
 function createConfig({ dir, runtimePlugins = [] }) {
   const app = path.basename(dir);
   const exposes = exposesOf(app);
@@ -61,7 +67,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
       entry: './src/index.ts',
       devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
       output: {
-        path: path.join(dir, 'dist'),
+        path: outputDir(dir),
         // Deep links need an absolute base in the host; remotes work out theirs from the script URL.
         publicPath: isHost ? '/' : 'auto',
         uniqueName: name,
@@ -175,7 +181,7 @@ function serverBuild(dir, app, exposes) {
     entry: {},
     devtool: false,
     output: {
-      path: path.join(dir, 'dist/server'),
+      path: path.join(outputDir(dir), 'server'),
       // Set when the shell's server starts the container: where the browser build lives.
       publicPath: '',
       uniqueName: `${name}_server`,
@@ -224,7 +230,7 @@ function shellServerBuild(dir) {
     entry: { pageServer: './src/server/index.ts' },
     devtool: false,
     output: {
-      path: path.join(dir, 'dist/server'),
+      path: path.join(outputDir(dir), 'server'),
       // The shell's own images: the same URLs as in the browser build.
       publicPath: '/',
       filename: '[name].js',
@@ -248,7 +254,7 @@ function runtimeProvider(dir, app) {
     mode: 'production',
     context: dir,
     entry: require.resolve('./shared/src/federation/provideRuntime.ts'),
-    output: { path: path.join(dir, 'dist'), filename: RUNTIME_SCRIPT, clean: false },
+    output: { path: outputDir(dir), filename: RUNTIME_SCRIPT, clean: false },
     resolve: { extensions: ['.ts', '.js'] },
     module: {
       rules: [{ test: /\.ts$/, exclude: /node_modules/, use: { loader: 'babel-loader', options: { rootMode: 'upward' } } }],

@@ -24,9 +24,10 @@ const USAGE = `usage: npm run release -- <remote> [--version <x.y.z>] [--from <b
 function build(remote, version, outDir) {
   const webpack = require.resolve('webpack-cli/bin/cli.js');
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [webpack, '--mode', 'production', '--output-path', outDir], {
+    // NETNET_BUILD_DIR, not --output-path: the browser, runtime and server builds each have their place in it.
+    const child = spawn(process.execPath, [webpack, '--mode', 'production'], {
       cwd: join(root, remote),
-      env: { ...process.env, MF_BUILD_VERSION: version },
+      env: { ...process.env, MF_BUILD_VERSION: version, NETNET_BUILD_DIR: outDir },
       stdio: 'inherit',
     });
     child.on('error', fail);
