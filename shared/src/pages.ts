@@ -91,14 +91,16 @@ export const titleHref = (type: MediaType, id: number | string, query: { play?: 
 /** The modules of one remote's pages. */
 export type ModuleOf<R extends RemoteName> = Extract<PageEntry, { remote: R }>['module'];
 
-/** What a remote's page module provides: the contract the shell (and a server render) relies on. */
+/**
+ * What a remote's page module provides: the contract the shell relies on, in the browser and on
+ * its server. A server render needs nothing more: the page's catalogue calls (useCatalogue) are
+ * answered on the server (docs/architecture.md#server-rendering).
+ */
 export interface PageModule {
   /** The page; it reads its params and query with the router's hooks. */
   default: ComponentType;
   /** Warms the catalogue for a path's params before the page renders (on hover, at boot). */
   prefetch?: (params: Readonly<Record<string, string | undefined>>) => void;
-  /** Reserved for a server render: loads the page's data for its params before rendering. */
-  loader?: (params: Readonly<Record<string, string | undefined>>) => Promise<unknown>;
 }
 
 /**
