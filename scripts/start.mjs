@@ -45,6 +45,8 @@ async function main() {
       ? undefined
       : createPageServer({ template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'), config: site.runtimeConfig(), remoteMap });
 
+  await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
+
   // The shell opens last, so "ready" means the whole site answers.
   keepServer(
     await serveApp({

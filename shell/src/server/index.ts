@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { matchPath, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
+import { matchPath, pageList, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
 import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
@@ -9,7 +9,7 @@ import { chooseRelease, type Choice } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
-import { keepOnly, serverPage } from './pageLoader';
+import { keepOnly, serverPage, warmServerPages } from './pageLoader';
 import { renderArea, type RenderResult } from './renderArea';
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
@@ -29,7 +29,11 @@ export interface PageServerOptions {
   budgetMs?: number;
 }
 
-export type PageServer = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export interface PageServer {
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Loads the server builds of the releases in the map now, before the first visitor needs them. */
+  warmUp(): Promise<void>;
+}
 
 const BUDGET_MS = 300;
 
@@ -43,7 +47,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
   const page = parseTemplate(template);
   setRuntimeConfig(config);
 
-  return async function servePage(req, res) {
+  async function servePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://netnet.invalid');
     const redirect = redirects[url.pathname];
     if (redirect) {
@@ -110,9 +114,10 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       const started = Date.now();
       try {
         const module = await serverPage(entry.remote, entry.module, choice, budgetMs);
-        const files = await areaFiles(choice, entry.module).catch(() => null);
+        // The release's manifest (for the head's links) is read while the page renders; once per release.
+        const files = areaFiles(choice, entry.module).catch(() => null);
         const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
-        if (result.errors.length === 0) return { choice, result, files };
+        if (result.errors.length === 0) return { choice, result, files: await files };
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
       } catch (error) {
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);
@@ -143,7 +148,14 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         `<script type="application/json" id="${SERVER_STATE_ID}">${serializeState(state)}</script></body>`,
       )}`,
     );
-  };
+  }
+
+  return Object.assign(servePage, {
+    warmUp: async () => {
+      const map = parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));
+      await warmServerPages(pageList, (remote) => map.remotes[remote]);
+    },
+  });
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -158,3 +158,25 @@ export function keepOnly(releases: readonly Release[]): void {
   const kept = new Set(releases.map(serverEntryOf));
   for (const key of loads.keys()) if (!kept.has(key.slice(0, key.lastIndexOf('#')))) loads.delete(key);
 }
+
+/**
+ * Loads every page's server build for the releases members get now (stable and canary), so the
+ * first renders after a start do not spend their budget on it. Failures are only logged: those
+ * releases fall back when a render meets them.
+ */
+export async function warmServerPages(
+  pages: readonly { remote: RemoteName; module: string }[],
+  rolloutOf: (remote: RemoteName) => { stable: Release; canary?: Release } | undefined,
+  timeoutMs = ENTRY_TIMEOUT_MS,
+): Promise<void> {
+  const loads = pages.flatMap(({ remote, module }) => {
+    const rollout = rolloutOf(remote);
+    const releases = rollout ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : [])] : [];
+    return releases.map((release) =>
+      serverPage(remote, module, release, timeoutMs).catch((error: unknown) =>
+        console.warn(`[netnet] ${remote} ${release.version}: no server render for now (${error instanceof Error ? error.message : error}).`),
+      ),
+    );
+  });
+  await Promise.all(loads);
+}
