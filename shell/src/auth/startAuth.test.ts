@@ -29,10 +29,14 @@ const config = {
 const store = getDefaultStore();
 const member: AuthState = { status: 'authenticated', member: { uid: 'u1', email: 'a@example.com' } };
 
+const hintCookie = () => document.cookie.match(/(?:^|; )netnet-member=([^;]*)/)?.[1] ?? null;
+const clearHint = () => (document.cookie = 'netnet-member=; Path=/; Max-Age=0');
+
 beforeEach(() => {
   mockFirebaseLoads = true;
   mockListeners.length = 0;
   localStorage.clear();
+  clearHint();
   store.set(authAtom, { status: 'loading' });
 });
 
@@ -42,29 +46,52 @@ it('shows visitors the public pages at once and still follows Firebase when it a
   await waitForListener();
   mockListeners[0]!(member);
   expect(store.get(authAtom)).toEqual(member);
-  expect(JSON.parse(localStorage.getItem('netnet:member')!)).toEqual({ uid: 'u1', email: 'a@example.com' });
+  // The hint the shell's server reads: the uid only, never the email.
+  expect(hintCookie()).toBe('u1');
+  expect(document.cookie).not.toContain('example.com');
   stop();
   expect(mockUnsubscribe).toHaveBeenCalled();
 });
 
 it('shows a returning member their pages at once, and Firebase has the last word', async () => {
-  localStorage.setItem('netnet:member', JSON.stringify({ uid: 'u1', email: 'a@example.com' }));
+  document.cookie = 'netnet-member=u1; Path=/';
   startAuth(config);
-  expect(store.get(authAtom)).toEqual(member);
-  await waitForListener();
-  // Signed out elsewhere (or the session expired): back to a visitor, and the hint goes.
-  mockListeners[0]!({ status: 'anonymous' });
-  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
-  expect(localStorage.getItem('netnet:member')).toBeNull();
-});
-
-it('waits for Firebase when the hint is unreadable (an older format or refused storage)', async () => {
-  localStorage.setItem('netnet:member', '1');
-  startAuth(config);
-  expect(store.get(authAtom)).toEqual({ status: 'loading' });
+  expect(store.get(authAtom)).toEqual({ status: 'authenticated', member: { uid: 'u1', email: null } });
   await waitForListener();
   mockListeners[0]!(member);
   expect(store.get(authAtom)).toEqual(member);
+  // Signed out elsewhere (or the session expired): back to a visitor, and the hint goes.
+  mockListeners[0]!({ status: 'anonymous' });
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  expect(hintCookie()).toBeNull();
+});
+
+it('moves the hint an earlier version kept in localStorage into the cookie', () => {
+  localStorage.setItem('netnet:member', JSON.stringify({ uid: 'u1', email: 'a@example.com' }));
+  startAuth(config, () => {});
+  expect(store.get(authAtom)).toEqual({ status: 'authenticated', member: { uid: 'u1', email: null } });
+  expect(hintCookie()).toBe('u1');
+  expect(localStorage.getItem('netnet:member')).toBeNull();
+});
+
+it('treats an unreadable hint as a visitor at once, without a spinner, and Firebase still answers', async () => {
+  localStorage.setItem('netnet:member', '1'); // an older format
+  document.cookie = 'netnet-member="u 1"; Path=/'; // not an id
+  startAuth(config);
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  expect(localStorage.getItem('netnet:member')).toBeNull();
+  await waitForListener();
+  mockListeners[0]!(member);
+  expect(store.get(authAtom)).toEqual(member);
+  expect(hintCookie()).toBe('u1');
+});
+
+it('starts from the member a server-rendered page was rendered for, whatever the cookie says', () => {
+  document.cookie = 'netnet-member=u1; Path=/';
+  startAuth(config, () => {}, 'u2');
+  expect(store.get(authAtom)).toEqual({ status: 'authenticated', member: { uid: 'u2', email: null } });
+  startAuth(config, () => {}, null);
+  expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
 });
 
 it('provides the sign-in actions to the remotes', async () => {
@@ -79,11 +106,11 @@ describe('when the sign-in service cannot load', () => {
     jest.spyOn(console, 'error').mockImplementation(() => {});
   });
 
-  it('shows the public pages instead of a spinner that never ends, and logs why', async () => {
-    localStorage.setItem('netnet:member', '1'); // no usable hint: the spinner waits for Firebase
+  it('shows the public pages instead of a member state it cannot confirm, and logs why', async () => {
+    document.cookie = 'netnet-member=u1; Path=/';
     startAuth(config);
-    expect(store.get(authAtom)).toEqual({ status: 'loading' });
-    await waitFor(() => store.get(authAtom).status !== 'loading');
+    expect(store.get(authAtom)).toEqual({ status: 'authenticated', member: { uid: 'u1', email: null } });
+    await waitFor(() => store.get(authAtom).status !== 'authenticated');
     expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
     expect(console.error).toHaveBeenCalledWith('[netnet] the sign-in service could not load:', expect.any(Error));
   });

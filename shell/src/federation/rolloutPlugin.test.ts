@@ -5,6 +5,8 @@ import retryPlugin, { type RemoteFailure } from './retryPlugin';
 import { createRemoteVersions } from '../rollout/remoteVersions';
 import { getRolloutStatus, startRolloutStatus } from '../rollout/rolloutStatus';
 import type { Overrides } from '../rollout/overrides';
+import type { Choice } from '../rollout/chooseRelease';
+import type { RemoteName } from './remotes';
 
 // The real Module Federation runtime, with a fake CDN in place of script tags: each entry URL
 // answers with a container, or fails the way a missing remoteEntry.js does in a browser.
@@ -33,10 +35,11 @@ function fakeCdn(served: Record<string, Container>, requests: string[]): ModuleF
   };
 }
 
-function setUp({ percent, identity = 'member-1', overrides = {}, served }: {
+function setUp({ percent, identity = 'member-1', overrides = {}, chosen, served }: {
   percent: number;
   identity?: string;
   overrides?: Overrides;
+  chosen?: (urls: { stable: string; canary: string }) => Partial<Record<RemoteName, Choice>>;
   served: (urls: { stable: string; canary: string }) => Record<string, Container>;
 }) {
   run += 1;
@@ -52,7 +55,7 @@ function setUp({ percent, identity = 'member-1', overrides = {}, served }: {
   };
   startRolloutStatus({ debug: false, overrides });
   const requests: string[] = [];
-  const versions = createRemoteVersions({ map, overrides, identity: () => identity });
+  const versions = createRemoteVersions({ map, overrides, identity: () => identity, chosen: chosen?.(urls) });
   const host = createInstance({
     name: `shell_test_${run}`,
     remotes: [],
@@ -82,6 +85,29 @@ it('registers a remote with the chosen release only when it is first needed', as
   expect(requests).toEqual([urls.canary]);
   expect(getRolloutStatus().remotes['remote-title']).toMatchObject({ version: '1.4.0', channel: 'canary', state: 'loaded' });
   expect(window['netnet:remotes']?.['remote-title']).toMatchObject({ version: '1.4.0', channel: 'canary' });
+});
+
+it('loads the release a server-rendered page was rendered with, whatever this browser would pick', async () => {
+  const { host, requests, urls } = setUp({
+    percent: 100,
+    chosen: ({ stable }) => ({ 'remote-title': { version: '1.3.0', entry: stable, channel: 'stable', bucket: 12 } }),
+    served: ({ stable, canary }) => ({ [stable]: container('stable'), [canary]: container('canary') }),
+  });
+  expect(host.options.remotes).toEqual([]);
+  await expect(host.loadRemote('remote_title/MovieDetail')).resolves.toEqual({ default: 'stable ./MovieDetail' });
+  await host.loadRemote('remote_title/SeriesDetail');
+  expect(requests).toEqual([urls.stable]);
+  expect(getRolloutStatus().remotes['remote-title']).toMatchObject({ version: '1.3.0', channel: 'stable', state: 'loaded' });
+});
+
+it('a server-chosen canary that fails to load falls back to stable like any other', async () => {
+  const { host, requests, urls } = setUp({
+    percent: 0,
+    chosen: ({ canary }) => ({ 'remote-title': { version: '1.4.0', entry: canary, channel: 'canary', bucket: 12 } }),
+    served: ({ stable }) => ({ [stable]: container('stable') }),
+  });
+  await expect(host.loadRemote('remote_title/MovieDetail')).resolves.toEqual({ default: 'stable ./MovieDetail' });
+  expect(requests).toEqual([urls.canary, urls.canary, urls.stable]);
 });
 
 it('keeps the choice for the page: later pages of the remote come from the same release', async () => {

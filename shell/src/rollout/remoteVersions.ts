@@ -8,7 +8,6 @@ import { recordRemote } from './rolloutStatus';
 export interface RemoteVersions {
   /** The release for the remote's first load (the same one afterwards); null if the map lacks it. */
   choose(remote: RemoteName): Choice | null;
-  isChosen(remote: RemoteName): boolean;
   /** After a failed load: the stable release to load instead, once, when the failed one wasn't stable. */
   fallBack(remote: RemoteName, reason: string): { failed: Choice; stable: Release } | null;
   loaded(remote: RemoteName, buildVersion: string | undefined): void;
@@ -38,7 +37,6 @@ export function createRemoteVersions({ map, overrides, identity, chosen: given =
       recordRemote(remote, { ...choice, state: 'chosen' });
       return choice;
     },
-    isChosen: (remote) => chosen.has(remote),
     fallBack(remote, reason) {
       const failed = chosen.get(remote);
       const stable = map.remotes[remote]?.stable;

@@ -5,11 +5,12 @@ import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serve
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
 import { memberPages, pageAt } from '../pages';
-import { chooseRelease, type Choice } from '../rollout/chooseRelease';
+import type { Choice } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
-import { keepOnly, serverPage, warmServerPages } from './pageLoader';
+import { keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
+import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
@@ -78,8 +79,9 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     };
     if ([...url.searchParams.keys()].some(isPinParam)) return clientOnly();
     let map: RemoteMap;
-    const mapDocument = remoteMap(req);
+    let mapDocument: unknown;
     try {
+      mapDocument = remoteMap(req);
       map = parseRemoteMap(mapDocument);
     } catch (error) {
       console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
@@ -103,7 +105,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     const rollout = map.remotes[entry.remote];
     let area: Area | null = null;
     if (rollout) {
-      const first = chooseRelease(entry.remote, rollout, { identity: member ?? device });
+      const first = releaseFor(entry.remote, rollout, { member, device });
       const tries: Choice[] = [first, ...(first.channel === 'stable' ? [] : [{ ...rollout.stable, channel: 'stable' as const, bucket: first.bucket }])];
       for (const choice of tries) {
         area = await tryRelease(choice);
@@ -118,6 +120,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         const files = areaFiles(choice, entry.module).catch(() => null);
         const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
         if (result.errors.length === 0) return { choice, result, files: await files };
+        renderFailed(entry.module, choice);
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
       } catch (error) {
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
-import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { createInstance, type ModuleFederation, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import * as jsxRuntime from 'react/jsx-runtime';
@@ -93,24 +93,43 @@ interface Load {
   settled: boolean;
 }
 
-let instances = 0;
+let created = 0;
+/** One federation instance per release (by its server entry): its container is loaded once. */
+const instances = new Map<string, ModuleFederation>();
+
+function instanceFor(remote: RemoteName, release: Release): ModuleFederation {
+  const entry = serverEntryOf(release);
+  let federation = instances.get(entry);
+  if (!federation) {
+    const name = federationName(remote);
+    federation = createInstance({
+      name: `netnet_shell_server_${(created += 1)}`,
+      // A global name per release: two releases of one remote are two containers.
+      remotes: [{ name, entry, entryGlobalName: `${name}@${entry}` }],
+      shared: SHARED,
+      shareStrategy: 'loaded-first',
+      plugins: [releasePlugin(release)],
+    });
+    instances.set(entry, federation);
+  }
+  return federation;
+}
+
 const loads = new Map<string, Load>();
 
 function load(remote: RemoteName, module: string, release: Release): Promise<PageModule> {
   const name = federationName(remote);
-  const entry = serverEntryOf(release);
-  const federation = createInstance({
-    name: `netnet_shell_server_${(instances += 1)}`,
-    // A global name per release: two releases of one remote are two containers.
-    remotes: [{ name, entry, entryGlobalName: `${name}@${entry}` }],
-    shared: SHARED,
-    shareStrategy: 'loaded-first',
-    plugins: [releasePlugin(release)],
-  });
-  return federation.loadRemote<Partial<PageModule>>(`${name}/${module}`).then((page) => {
-    if (!page?.default) throw new Error(`${name}/${module} did not provide a page.`);
-    return page as PageModule;
-  });
+  return instanceFor(remote, release)
+    .loadRemote<Partial<PageModule>>(`${name}/${module}`)
+    .then((page) => {
+      if (!page?.default) throw new Error(`${name}/${module} did not provide a page.`);
+      return page as PageModule;
+    })
+    .catch((error: unknown) => {
+      // The runtime keeps a container that failed; the next attempt starts from a new instance.
+      instances.delete(serverEntryOf(release));
+      throw error;
+    });
 }
 
 class ServerPageError extends Error {}
@@ -153,10 +172,17 @@ export function serverPage(remote: RemoteName, module: string, release: Release,
   return Promise.race([pending.page, late]).finally(() => clearTimeout(timer));
 }
 
+/** A page of a release that threw or hung while rendering: skipped, like a failed load, for RETRY_AFTER_MS. */
+export function renderFailed(module: string, release: Release, now = Date.now()): void {
+  const current = loads.get(`${serverEntryOf(release)}#${module}`);
+  if (current) current.failedAt = now;
+}
+
 /** Forgets the server builds of releases no longer in the map, so the process does not grow with every release. */
 export function keepOnly(releases: readonly Release[]): void {
   const kept = new Set(releases.map(serverEntryOf));
   for (const key of loads.keys()) if (!kept.has(key.slice(0, key.lastIndexOf('#')))) loads.delete(key);
+  for (const entry of instances.keys()) if (!kept.has(entry)) instances.delete(entry);
 }
 
 /**
