@@ -120,7 +120,8 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         const files = areaFiles(choice, entry.module).catch(() => null);
         const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
         if (result.errors.length === 0) return { choice, result, files: await files };
-        renderFailed(entry.module, choice);
+        // A canary that throws is skipped for a while; stable may fail on one address only.
+        if (choice.channel !== 'stable') renderFailed(entry.module, choice);
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
       } catch (error) {
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);
