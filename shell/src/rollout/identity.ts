@@ -3,8 +3,8 @@ import { authAtom } from '@netnet/shared';
 import { DEVICE_COOKIE, idCookie, isId, readIdCookie } from './cookies';
 
 // Whom the bucket belongs to: the member's uid once signed in, else a random id this browser keeps.
-// Read when a remote is first needed (see federation/rolloutPlugin.ts): the shell shows its
-// spinner until a returning member's auth state is known, so members' areas use the uid. The
+// Read when a remote is first needed (see federation/rolloutPlugin.ts): by then a returning
+// member's uid is known from the member hint cookie, so members' areas use the uid. The
 // device id lives in a first-party cookie, so the shell's server buckets this browser alike
 // (./cookies.ts); the shell's first versions kept it in localStorage, which it moves from.
 const OLD_DEVICE_ID = 'netnet:device-id';
