@@ -10,7 +10,7 @@ export default function MyList() {
   const [removing, setRemoving] = useState<SavedTitle | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // Where keyboard focus goes once a removed card has left the page: the next card, or the heading.
-  const [focusAfterRemoval, setFocusAfterRemoval] = useState<number | null>(null);
+  const [focusAfterRemoval, setFocusAfterRemoval] = useState<{ index: number; removed: SavedTitle } | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -20,7 +20,7 @@ export default function MyList() {
     setFailure(null);
     try {
       await remove(title.type, title.id);
-      setFocusAfterRemoval(index);
+      setFocusAfterRemoval({ index, removed: title });
     } catch {
       setFailure(LIST_FAILED);
     } finally {
@@ -30,8 +30,12 @@ export default function MyList() {
 
   useEffect(() => {
     if (focusAfterRemoval === null) return;
+    const { index, removed } = focusAfterRemoval;
+    // The list is read again after the removal, maybe after this runs: focusing now could land on
+    // the removed card's button, and focus would fall to the page when it goes.
+    if (state.titles.some((t) => t.id === removed.id && t.type === removed.type)) return;
     const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button');
-    const next = buttons?.[Math.min(focusAfterRemoval, buttons.length - 1)];
+    const next = buttons?.[Math.min(index, buttons.length - 1)];
     (next ?? headingRef.current)?.focus();
     setFocusAfterRemoval(null);
   }, [state.titles, focusAfterRemoval]);
