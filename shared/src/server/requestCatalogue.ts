@@ -1,4 +1,4 @@
-import { fetchCatalogueUrl, type CatalogueState, type ServerCatalogue } from '../catalogue';
+import { fetchCatalogueUrl, type CatalogueState, type ServerCatalogue } from '@netnet/shared';
 
 /** One page request's catalogue calls: what the render used, ready to hand to the browser. */
 export interface RequestCatalogue extends ServerCatalogue {
