@@ -1,0 +1,112 @@
+// The statistics of the guard: is a canary worse than its stable, judged from the sessions both
+// served on the same minutes? Two separate tests, each a reason for a rollback on its own.
+//
+// Failure rate — a sequential probability ratio test (Wald) on the canary's failures conditioned
+// on the failures of both releases, minute by minute. Within one minute, if the canary served a
+// share s of the sessions and both releases fail at the same rate (H0), each failure of that
+// minute is the canary's with probability p0 = s; if the canary fails k times as often (H1),
+// with p1 = k·s / (k·s + 1 − s). Conditioning on the minute's failures cancels the stable's
+// unknown rate and anything that moves both rates at once (a network incident, a busy hour), and
+// summing the log-likelihood ratios over minutes lets the share change (widening) as it goes.
+//
+//   rollback when   LLR ≥ ln(1/α)              (α = 0.01: a healthy canary is rolled back < 1 %)
+//   'healthy' when  LLR ≤ ln(β / (1 − α))      (β = 0.05: Wald's lower boundary)
+//
+// The upper boundary is 1/α rather than Wald's (1 − β)/α, and the test does not stop at the
+// lower one: under H0 the likelihood ratio is a non-negative martingale (a supermartingale with
+// the exact hypergeometric law of a minute), so by Ville's inequality it ever reaches 1/α with
+// probability ≤ α however often the guard looks. The sum runs over the figures' window (60
+// minutes): as minutes leave it the test goes on from newer data, so for a canary that lives
+// through many windows the bound holds per window rather than once for its whole life.
+// k = 6 sits between the regressions that matter: in simulation it catches a canary failing ×10
+// nearly as soon as k = 10 would, and one failing ×3 sooner. The minimum of canary sessions
+// keeps a decision off a handful of reports (a member reloading one broken page); it is low (20)
+// because a canary whose page chunk is missing fails on every load and must be rolled back after
+// tens of visitors, not hundreds (issue 17).
+//
+// What this costs is power at a large share: by its 200th session a canary at 50 % has been
+// compared with 200 stable sessions (about one failure at 0.5 %), too little to tell 5 % from
+// 0.5 % at α = 1 % in most runs, whatever the test. In simulation (scripts/health/simulate.mjs)
+// a canary failing 5 % vs 0.5 % is rolled back within 200 sessions in about 90 % of runs at a
+// 10 % share and 55 % at 50 %, and always a few hundred sessions later; with the stable's rate
+// known exactly the same test would reach 96 %, the most a same-window comparison can approach.
+//
+// LCP — a second test of the same form on the window's LCP samples: of the samples above the p75
+// of both releases together, how many are the canary's. Under H0 (one distribution) each is the
+// canary's with its share of the samples; under H1 the canary lands above that line with
+// probability q1 = 0.4 where the stable does with q0 = 0.25 (about a 20 % slower p75 for LCP's
+// usual spread), the same likelihood ratio as the failures with k = q1/q0. It only counts as a
+// reason when the canary's p75 is also worse than the stable's by more than `worseBy` (20 %): the
+// test says the difference is real, the margin that it matters. Its α adds to the failure
+// test's in the worst case; in simulation it rolls back no healthy canary.
+import { bucketValue, countOf, splitAtQuantile } from './histogram.mjs';
+
+export const FAILURE_TEST = Object.freeze({ alpha: 0.01, beta: 0.05, ratio: 6, minCanarySessions: 20 });
+export const LCP_TEST = Object.freeze({ alpha: 0.01, minSamples: 100, worseBy: 0.2, q0: 0.25, q1: 0.4 });
+
+/** Wald's boundaries on the log-likelihood ratio, with 1/α above (see the top of this file). */
+export function boundaries({ alpha, beta }) {
+  return { upper: Math.log(1 / alpha), lower: Math.log(beta / (1 - alpha)) };
+}
+
+/**
+ * The log-likelihood ratio (H1 "canary k× worse" against H0 "same rate") of one stratum: a
+ * stretch of time in which the canary served `canarySessions` and the stable `stableSessions`.
+ * A stratum where either served nothing says nothing about the ratio: 0.
+ */
+export function stratumLlr({ canarySessions, canaryFailures, stableSessions, stableFailures }, ratio) {
+  if (canarySessions <= 0 || stableSessions <= 0 || canaryFailures + stableFailures === 0) return 0;
+  const p0 = canarySessions / (canarySessions + stableSessions);
+  const p1 = (ratio * p0) / (ratio * p0 + 1 - p0);
+  return canaryFailures * Math.log(p1 / p0) + stableFailures * Math.log((1 - p1) / (1 - p0));
+}
+
+/**
+ * The failure-rate test over strata (the minutes of the window, in any order).
+ * verdict: 'too-few' (under the minimum of canary sessions), 'worse' (rollback), 'healthy'
+ * (Wald's lower boundary: not k× worse, with error β), or 'undecided'.
+ */
+export function failureTest(strata, options = {}) {
+  const { alpha, beta, ratio, minCanarySessions } = { ...FAILURE_TEST, ...options };
+  const { upper, lower } = boundaries({ alpha, beta });
+  const canary = { sessions: 0, failures: 0 };
+  const stable = { sessions: 0, failures: 0 };
+  let llr = 0;
+  for (const stratum of strata) {
+    canary.sessions += stratum.canarySessions;
+    canary.failures += stratum.canaryFailures;
+    stable.sessions += stratum.stableSessions;
+    stable.failures += stratum.stableFailures;
+    llr += stratumLlr(stratum, ratio);
+  }
+  let verdict = 'undecided';
+  if (canary.sessions < minCanarySessions) verdict = 'too-few';
+  else if (llr >= upper) verdict = 'worse';
+  else if (llr <= lower) verdict = 'healthy';
+  return { verdict, llr, upper, lower, ratio, alpha, canary, stable };
+}
+
+/**
+ * The LCP test on two histograms (scripts/health/histogram.mjs) over the same window.
+ * verdict: 'too-few' (either has fewer than minSamples), 'worse' (rollback) or 'not-worse'.
+ */
+export function lcpTest({ canary, stable }, options = {}) {
+  const { alpha, minSamples, worseBy, q0, q1 } = { ...LCP_TEST, ...options };
+  const { upper } = boundaries({ alpha, beta: 0.05 });
+  const samples = { canary: countOf(canary), stable: countOf(stable) };
+  const result = { verdict: 'too-few', canaryP75: null, stableP75: null, samples, above: 0, llr: 0, upper, worseBy };
+  if (samples.canary < minSamples || samples.stable < minSamples) return result;
+  // The line is the p75 of both samples together, not the stable's own: under H0 the two are
+  // one sample split at random, so which of the samples above the line are the canary's is a
+  // fair draw by sample counts, whatever the noise in either p75. Strictly above its bucket, so
+  // ties in the line's bucket count for neither.
+  const split = splitAtQuantile(canary, stable, 0.75, samples.canary, samples.stable);
+  const canaryP75 = bucketValue(split.aBucket);
+  const stableP75 = bucketValue(split.bBucket);
+  const llr = stratumLlr(
+    { canarySessions: samples.canary, canaryFailures: split.aAbove, stableSessions: samples.stable, stableFailures: split.bAbove },
+    q1 / q0,
+  );
+  const slower = canaryP75 > stableP75 * (1 + worseBy);
+  return { ...result, canaryP75, stableP75, above: split.aAbove, llr, verdict: llr >= upper && slower ? 'worse' : 'not-worse' };
+}
