@@ -2,15 +2,14 @@
 // the catalogue service, the Firebase Auth emulator, each remote on its own origin, the published
 // releases (deploy/) on :8090 and the shell on :8080 — and prints one line when it is ready.
 // Ctrl-C stops everything it started.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
-import { remoteMapFor } from './deploy/remoteMap.mjs';
-import { environmentName } from './deploy/rolloutFile.mjs';
 import { isReleaseFile } from './deploy/tree.mjs';
 import { keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
+import { serveShell } from './shellServer.mjs';
 
 const require = createRequire(import.meta.url);
 const site = require('./site.cjs');
@@ -34,31 +33,10 @@ async function main() {
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
-  // Read per request, so a rollout change reaches members on their next page load.
-  // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps.
-  const remoteMap = (req) => remoteMapFor(environmentName(), process.env, { qaToken: req.headers['x-netnet-qa-token'] });
-  // The shell's server renders every page (docs/architecture.md#server-rendering); NETNET_SSR=off
-  // serves the shell's index.html alone, the browser rendering everything (the benchmark's baseline).
-  const { createPageServer } = require(join(root, 'shell/dist/server/pageServer.js'));
-  const pages =
-    process.env.NETNET_SSR === 'off'
-      ? undefined
-      : createPageServer({ template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'), config: site.runtimeConfig(), remoteMap });
-
-  await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
-
-  // The shell opens last, so "ready" means the whole site answers.
-  keepServer(
-    await serveApp({
-      dir: join(root, 'shell/dist'),
-      port: ports.shell,
-      spa: true,
-      // The server's own code is not for browsers.
-      only: (path) => !path.startsWith('/server/'),
-      documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
-      pages,
-    }),
-  );
+  // The shell opens last, so "ready" means the whole site answers. It renders every page on its
+  // server (docs/architecture.md#server-rendering); NETNET_SSR=off serves the shell's index.html
+  // alone, the browser rendering everything (the benchmark's baseline).
+  keepServer(await serveShell({ port: ports.shell }));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s)`);
 }
