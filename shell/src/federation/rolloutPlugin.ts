@@ -63,6 +63,20 @@ export default function rolloutPlugin(versions: RemoteVersions): ModuleFederatio
       }
       return args;
     },
+    async beforePreloadRemote({ preloadOps, origin }) {
+      // Once a remote's manifest is read, the runtime fetches and runs its page's chunks beside
+      // the container. They may run only with their hashes, so they wait for the release's record
+      // (a page the server rendered has the manifest at once); a release whose record cannot be
+      // had preloads nothing, and its load fails in loadEntry below.
+      const usable = await Promise.all(
+        preloadOps.map(({ nameOrAlias }) => {
+          const remote = origin.options.remotes.find((known) => known.name === nameOrAlias || known.alias === nameOrAlias);
+          return remote && 'entry' in remote ? releaseRecord(remote.entry).then(() => true, () => false) : true;
+        }),
+      );
+      const kept = preloadOps.filter((_, index) => usable[index]);
+      preloadOps.splice(0, preloadOps.length, ...kept);
+    },
     async loadEntry({ remoteInfo }) {
       // The container runs only once its release's record of hashes is here: its chunks ask for them.
       await releaseRecord(remoteInfo.entry);
