@@ -52,13 +52,24 @@ interface Manifest {
 
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The links for an area's files, for the head. */
-export function areaLinks(files: AreaFiles): string {
+/**
+ * The links for an area's files, for the head. With `hashes` (a checked release's record, by URL)
+ * each link carries its file's hash, and a file the record does not vouch for is not linked.
+ */
+export function areaLinks(files: AreaFiles, hashes?: ReadonlyMap<string, string>): string {
   const cors = files.crossOrigin ? ' crossorigin="anonymous"' : '';
+  const vouched = (href: string) => !hashes || hashes.has(href);
+  const checked = (href: string, mode = cors) => {
+    const hash = hashes?.get(href);
+    return hash ? ` crossorigin="anonymous" integrity="${attribute(hash)}"` : mode;
+  };
+  // Fetch preloads take no hash (the browser ignores it): the runtime's own fetch checks them. With
+  // hashes, the release's record is preloaded too: its chunks wait for it.
+  const fetched = [files.manifest, ...(hashes ? [new URL('integrity.json', files.manifest).href] : [])];
   return [
-    ...files.css.map((href) => `<link rel="stylesheet" href="${attribute(href)}">`),
-    `<link rel="preload" as="fetch" href="${attribute(files.manifest)}" crossorigin="anonymous">`,
-    ...files.scripts.map((href) => `<link rel="preload" as="script" href="${attribute(href)}"${cors}>`),
+    ...files.css.filter(vouched).map((href) => `<link rel="stylesheet" href="${attribute(href)}"${checked(href, '')}>`),
+    ...fetched.map((href) => `<link rel="preload" as="fetch" href="${attribute(href)}" crossorigin="anonymous">`),
+    ...files.scripts.filter(vouched).map((href) => `<link rel="preload" as="script" href="${attribute(href)}"${checked(href)}>`),
   ].join('');
 }
 

@@ -10,6 +10,7 @@ import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
 import { keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
+import { keepRecordsOf, recordedHashes } from './releaseRecord';
 import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
 
@@ -42,6 +43,8 @@ interface Area {
   choice: Choice;
   result: RenderResult;
   files: AreaFiles | null;
+  /** The release's recorded hashes by URL, or null for a release without them. */
+  hashes: ReadonlyMap<string, string> | null;
 }
 
 export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS }: PageServerOptions): PageServer {
@@ -118,8 +121,13 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         const module = await serverPage(entry.remote, entry.module, choice, budgetMs);
         // The release's manifest (for the head's links) is read while the page renders; once per release.
         const files = areaFiles(choice, entry.module).catch(() => null);
+        // A checked release's files are linked with their hashes, or not at all.
+        const hashes = recordedHashes(choice)?.catch(() => undefined) ?? null;
         const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
-        if (result.errors.length === 0) return { choice, result, files: await files };
+        if (result.errors.length === 0) {
+          const [linked, recorded] = await Promise.all([files, hashes]);
+          return { choice, result, files: recorded === undefined ? null : linked, hashes: recorded ?? null };
+        }
         // A canary that throws is skipped for a while; stable may fail on one address only.
         if (choice.channel !== 'stable') renderFailed(entry.module, choice);
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
@@ -147,7 +155,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     };
     res.writeHead(200, headers);
     res.end(
-      `${page.head}${area?.files ? areaLinks(area.files) : ''}${page.bodyStart}${result.html}${page.bodyEnd.replace(
+      `${page.head}${area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''}${page.bodyStart}${result.html}${page.bodyEnd.replace(
         '</body>',
         `<script type="application/json" id="${SERVER_STATE_ID}">${serializeState(state)}</script></body>`,
       )}`,
@@ -170,4 +178,5 @@ function forgetOldReleases(map: RemoteMap): void {
   );
   keepOnly(releases);
   keepManifestsOf(releases);
+  keepRecordsOf(releases);
 }
