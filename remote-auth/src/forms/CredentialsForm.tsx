@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { FormAlert } from './FormAlert';
 import { SubmitButton } from './SubmitButton';
 import { TextField } from './TextField';
@@ -6,6 +6,14 @@ import { EMAIL_MAX_LENGTH, validateCredentials, type Credentials } from './valid
 import styles from './CredentialsForm.module.scss';
 
 type Touched = Partial<Record<keyof Credentials, boolean>>;
+
+const noChanges = () => () => {};
+/**
+ * False while the form is only the server's HTML (before the browser takes the page over, or
+ * without scripts), which would submit natively: a GET to the page's address with the password in
+ * it. The submit button waits for the form to run (docs/architecture.md#server-rendering).
+ */
+const useFormRuns = () => useSyncExternalStore(noChanges, () => true, () => false);
 
 interface CredentialsFormProps {
   submitLabel: string;
@@ -43,6 +51,7 @@ export function CredentialsForm({
   const [alert, setAlert] = useState<ReactNode>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const runs = useFormRuns();
 
   const errors = validateCredentials(values);
   const shown = (field: keyof Credentials) => (touched[field] ? errors[field] : undefined);
@@ -106,6 +115,7 @@ export function CredentialsForm({
           label={submitLabel}
           pendingLabel={pendingLabel}
           pending={pending}
+          disabled={!runs}
           size={layout === 'row' ? 'large' : 'normal'}
         />
       </form>
