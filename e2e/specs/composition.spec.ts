@@ -1,9 +1,14 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, expect } from '../support/test';
+import { startShell } from '../support/specShell';
 import { catalogueJson } from '../support/catalogue';
 import { originOf, siteUrl } from '../support/site';
 import { signInAsNewMember } from '../support/members';
 
 // The composed site: every route renders its remote, one React, no full reloads, isolation.
+
+const site = require('../../scripts/site.cjs') as { deployDir(): string };
 
 const FALLBACK = 'This part of Netnet is unavailable right now';
 
@@ -36,11 +41,22 @@ test.describe('visitors', () => {
     }
   });
 
-  test('a malformed remote map shows a clear error page, not a white screen', async ({ page }) => {
-    await page.route('**/remotes.json', (route) => route.fulfill({ status: 200, body: '{"remotes": [1,' }));
-    await page.goto('/');
-    await expect(page.getByRole('heading', { name: /Netnet can’t start right now/ })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
+  test('a remote map that cannot be made shows a clear error page, not a 500 or a white screen', async ({ page }) => {
+    // The map comes with a page the server rendered (docs/architecture.md#server-rendering), so it is
+    // broken where it is made: a shell of this test's own serves an environment whose rollout file is cut short.
+    const environment = `e2e-broken-${Date.now().toString(36)}`;
+    const rolloutFile = join(site.deployDir(), `rollout.${environment}.json`);
+    writeFileSync(rolloutFile, '{"remotes": [1,');
+    const shell = await startShell(environment);
+    try {
+      const response = await page.goto(`${shell.url}/`);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole('heading', { name: /Netnet can’t start right now/ })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
+    } finally {
+      await shell.close();
+      rmSync(rolloutFile, { force: true });
+    }
   });
 });
 

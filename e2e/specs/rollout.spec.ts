@@ -5,18 +5,18 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
-import { test, expect } from '../support/test';
+import { expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
+import { testWithShell } from '../support/specShell';
 import { bucketOf } from '../../shell/src/rollout/bucket';
-import { authEmulatorUrl, deployUrl, exactly, siteUrl } from '../support/site';
+import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout
 // CLIs, real production builds, the site's CDN for releases (:8090) and the shell as built. The
 // releases carry this run's own versions and its rollout is its own environment, which only this
-// spec's pages read (their /remotes.json is what `npm start` would serve for that environment):
-// other specs, running alongside, keep seeing the usual site. Everything is removed afterwards.
-
-test.describe.configure({ mode: 'serial' });
+// spec's pages read: they come from a shell of the spec's own, served as `npm start` would serve
+// it for that environment (support/specShell.ts); other specs, running alongside, keep seeing the
+// usual site. Everything is removed afterwards.
 
 const root = resolve(__dirname, '../..');
 const site = require('../../scripts/site.cjs') as { deployDir(): string };
@@ -27,6 +27,9 @@ const STABLE = `2.0.0-e2e.${run}`;
 const CANARY = `2.1.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-${run}`;
 const deployDir = site.deployDir();
+
+const test = testWithShell(ENVIRONMENT);
+test.describe.configure({ mode: 'serial' });
 
 let shellBefore: string;
 let inCanary: TestMember;
@@ -69,9 +72,8 @@ async function memberInBucket(canary: boolean): Promise<TestMember> {
   throw new Error('no member landed in the wanted bucket');
 }
 
-/** This page's /remotes.json is the map of the spec's rollout, read afresh on every load. */
-async function useSpecRollout(page: Page): Promise<void> {
-  await page.route('**/remotes.json', async (route) => route.fulfill({ json: JSON.parse(await cli('rollout', 'status', '--json')) }));
+/** The rollout events this page reports, kept for the test. */
+async function watchRolloutEvents(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen = { fallbacks: [] as unknown[], outages: [] as unknown[] };
     Object.assign(window, { rolloutEvents: seen });
@@ -120,12 +122,12 @@ async function expectCanaryFellBack(page: Page, why: string): Promise<void> {
 }
 
 /** The same member signed in on another device: a new browser context, checked for page errors too. */
-async function onAnotherDevice(context: BrowserContext, member: TestMember, use: (page: Page) => Promise<void>) {
-  const other = await context.browser()!.newContext();
+async function onAnotherDevice(context: BrowserContext, baseURL: string, member: TestMember, use: (page: Page) => Promise<void>) {
+  const other = await context.browser()!.newContext({ baseURL });
   const page = await other.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, member);
   await use(page);
   await other.close();
@@ -154,21 +156,21 @@ test.afterAll(() => {
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
 });
 
-test('a 50% canary: a member in its half gets the canary on every load and every device', async ({ page, context }) => {
-  await useSpecRollout(page);
+test('a 50% canary: a member in its half gets the canary on every load and every device', async ({ page, context, baseURL }) => {
+  await watchRolloutEvents(page);
   await signIn(page, inCanary);
   for (let load = 0; load < 3; load += 1) {
     expect(await openSearch(page)).toMatchObject({ version: CANARY, channel: 'canary', buildVersion: CANARY });
   }
   await expect(footer(page)).toContainText(`remote-search: ${CANARY} (canary)`);
 
-  await onAnotherDevice(context, inCanary, async (elsewhere) => {
+  await onAnotherDevice(context, baseURL!, inCanary, async (elsewhere) => {
     expect(await openSearch(elsewhere)).toMatchObject({ version: CANARY, channel: 'canary' });
   });
 });
 
 test('a 50% canary: a member in the other half keeps the stable release on every load', async ({ page }) => {
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, outOfCanary);
   for (let load = 0; load < 3; load += 1) {
     expect(await openSearch(page)).toMatchObject({ version: STABLE, channel: 'stable', buildVersion: STABLE });
@@ -180,7 +182,7 @@ test('a 50% canary: a member in the other half keeps the stable release on every
 });
 
 test('QA pins a version for this browser, sees a banner, and clears it', async ({ page }) => {
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, outOfCanary);
   const banner = page.getByRole('status').filter({ hasText: 'QA overrides active' });
 
@@ -228,13 +230,15 @@ function releaseFiles(version: string): { entry: string; chunk: string } {
   return { entry: join(release, 'remoteEntry.js'), chunk: join(release, chunk) };
 }
 
-test('a canary whose container or page chunk changed after publishing never runs: stable loads instead, reported', async ({ page }) => {
+test('a canary whose container or page chunk changed after publishing never runs: stable loads instead, reported', async ({ page, context, baseURL }) => {
   const failedScripts: string[] = [];
   page.on('console', (message) => /integrity/i.test(message.text()) && failedScripts.push(message.text()));
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, inCanary);
 
-  for (const which of ['entry', 'chunk'] as const) {
+  // The chunk first: its name is its hash, so a browser that once had the published file (a page
+  // the server rendered preloads it) rightly keeps that copy; the entry is revalidated on every load.
+  for (const which of ['chunk', 'entry'] as const) {
     const undo = tamper(releaseFiles(CANARY)[which]);
     try {
       await expectCanaryFellBack(page, `canary with its ${which} changed`);
@@ -246,12 +250,15 @@ test('a canary whose container or page chunk changed after publishing never runs
   expect(failedScripts.some((text) => text.includes('remoteEntry.js'))).toBe(true);
   expect(failedScripts.some((text) => text.includes('__federation_expose_Search'))).toBe(true);
 
-  // Untouched again, the canary loads as before.
-  expect(await openSearch(page)).toMatchObject({ version: CANARY, channel: 'canary' });
+  // Untouched again, the canary loads as before, on a device that never saw the changed chunk
+  // (a browser keeps a hashed file it once fetched, and this one rightly keeps refusing its copy).
+  await onAnotherDevice(context, baseURL!, inCanary, async (elsewhere) => {
+    expect(await openSearch(elsewhere)).toMatchObject({ version: CANARY, channel: 'canary' });
+  });
 });
 
 test("a stable release whose page chunk changed shows the area's fallback with Retry, reported as an outage", async ({ page }) => {
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, outOfCanary);
   const undo = tamper(releaseFiles(STABLE).chunk);
   try {
@@ -267,15 +274,15 @@ test("a stable release whose page chunk changed shows the area's fallback with R
   }
 });
 
-test('a pin to a rolled-back release is refused, and pins never stay in the address bar or a shared link', async ({ page, context }) => {
-  await useSpecRollout(page);
+test('a pin to a rolled-back release is refused, and pins never stay in the address bar or a shared link', async ({ page, context, baseURL }) => {
+  await watchRolloutEvents(page);
   await signIn(page, outOfCanary);
   await cli('rollout', 'rollback', REMOTE); // the canary is rolled back: published, but not pinnable
   try {
     const banner = page.getByRole('status').filter({ hasText: 'pinnable' });
     expect(await openSearch(page, `&remote.${REMOTE}=${CANARY}`)).toMatchObject({ version: STABLE, channel: 'stable' });
     await expect(banner).toHaveText(`Not pinnable here: remote-search ${CANARY}. This page loads what members get.`);
-    expect(page.url()).toBe(`${siteUrl}/search?debug`);
+    expect(page.url()).toBe(`${baseURL}/search?debug`);
     // Not kept either: the next load is a member's ordinary load.
     expect(await openSearch(page)).toMatchObject({ version: STABLE, channel: 'stable' });
     await expect(banner).toHaveCount(0);
@@ -287,13 +294,13 @@ test('a pin to a rolled-back release is refused, and pins never stay in the addr
   await context.route(/^https:\/\/(web|api)\.whatsapp\.com\//, (route) => route.fulfill({ body: 'shared' }));
   await page.goto(`/title/604?remote.${REMOTE}=${CANARY}&qa-token=1999999999.${'a'.repeat(43)}`);
   await expect(page.getByRole('status').filter({ hasText: 'QA overrides active' })).toContainText(`remote-search ${CANARY}`);
-  expect(page.url()).toBe(`${siteUrl}/title/604`);
+  expect(page.url()).toBe(`${baseURL}/title/604`);
   await page.getByRole('button', { name: 'Share' }).click();
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('dialog', { name: 'Share to ...' }).getByRole('button', { name: 'WhatsApp' }).click();
   const popup = await popupOpened;
   const text = new URL(popup.url()).searchParams.get('text') ?? '';
-  expect(text).toMatch(new RegExp(` ${exactly(siteUrl)}/title/604$`));
+  expect(text).toMatch(new RegExp(` ${exactly(baseURL!)}/title/604$`));
   await popup.close();
   // Clear leaves nothing pinned.
   await page.getByRole('button', { name: 'Clear overrides' }).click();
@@ -303,7 +310,7 @@ test('a pin to a rolled-back release is refused, and pins never stay in the addr
 test('a broken canary falls back to stable within the same load, with no error shown, and is reported', async ({ page }) => {
   const warnings: string[] = [];
   page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, inCanary);
 
   // First its entry script disappears (the manifest still answers), then the whole release.
@@ -317,7 +324,7 @@ test('a broken canary falls back to stable within the same load, with no error s
 });
 
 test('a rollback reaches members on their next load', async ({ page }) => {
-  await useSpecRollout(page);
+  await watchRolloutEvents(page);
   await signIn(page, inCanary);
   const canaryRequests: string[] = [];
   page.on('request', (request) => request.url().includes(`/${REMOTE}/${CANARY}/`) && canaryRequests.push(request.url()));

@@ -4,8 +4,11 @@ import { signInAsNewMember } from '../support/members';
 import { catalogueJson } from '../support/catalogue';
 import { readRecords, type StoreName } from '../support/netnetStore';
 import { catalogueApi, exactly } from '../support/site';
+import { navigateInApp } from '../support/navigate';
 
-// The title area (remote-title): /title/:id and /tv/:id against the embedded catalogue.
+// The title area (remote-title): /title/:id and /tv/:id against the embedded catalogue. A test that
+// shapes the catalogue's answers in the browser opens its page inside the app: a page the server
+// rendered comes with the server's answers (docs/architecture.md#server-rendering).
 
 interface Details {
   id: number;
@@ -38,7 +41,7 @@ test.describe('title pages', () => {
     await signInAsNewMember(page);
     const movie = await catalogueJson<Details>('movie/604?language=en-US');
     await withDetails(page, 'movie/604', { runtime: 138 });
-    await page.goto('/title/604');
+    await navigateInApp(page, '/title/604');
     const main = page.getByRole('main');
 
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(movie.title!);
@@ -117,20 +120,20 @@ test.describe('title pages', () => {
       }),
     );
     await page.route('https://www.youtube.com/**', (route) => route.abort('internetdisconnected'));
-    await page.goto('/title/604');
+    await navigateInApp(page, '/title/604');
     const trailer = page.getByRole('region', { name: /trailer$/ });
     await expect(trailer.getByRole('img', { name: `${movie.title} poster` })).toBeVisible();
     await expect.poll(() => page.locator('script[src="https://www.youtube.com/iframe_api"]').count()).toBe(0);
     await expect(trailer.getByRole('button')).toHaveCount(0);
 
-    // No videos at all.
-    await page.unroute('**/3/movie/604/videos*');
-    await page.route('**/3/movie/604/videos*', (route) => route.fulfill({ json: { id: 604, results: [] } }));
-    await page.reload();
-    await expect(page.getByRole('img', { name: `${movie.title} poster` })).toBeVisible();
+    // No videos at all, for a title this page has not asked about yet.
+    const other = (await catalogueJson<{ results: Details[] }>('movie/popular')).results.find((title) => title.id !== 604)!;
+    await page.route(`**/3/movie/${other.id}/videos*`, (route) => route.fulfill({ json: { id: other.id, results: [] } }));
+    await navigateInApp(page, `/title/${other.id}`);
+    await expect(page.getByRole('img', { name: `${other.title} poster` })).toBeVisible();
     await expect(page.getByRole('region', { name: /trailer$/ }).locator('video, iframe')).toHaveCount(0);
     await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await expect(page.getByText(`There’s no trailer for ${movie.title} to play.`)).toBeVisible();
+    await expect(page.getByText(`There’s no trailer for ${other.title} to play.`)).toBeVisible();
 
     // The browser itself reports the refused script as a failed resource; the page logs nothing.
     expect(consoleErrors.filter((text) => !text.startsWith('Failed to load resource: net::'))).toEqual([]);
@@ -174,7 +177,7 @@ test.describe('title pages', () => {
     const summary = await firstSeries();
     const series = await catalogueJson<Details>(`tv/${summary.id}?language=en-US`);
     await withDetails(page, `tv/${series.id}`, { episode_run_time: [60] });
-    await page.goto(`/tv/${series.id}`);
+    await navigateInApp(page, `/tv/${series.id}`);
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(series.name!);
     await expect(main.getByText(series.first_air_date!.slice(0, 4), { exact: true })).toBeVisible();

@@ -16,6 +16,8 @@ export const INJECTED_ERROR = 'boom: injected by the faults suite';
 export interface InjectedFault {
   /** How many requests the fault has answered so far. */
   readonly hits: number;
+  /** The requests for each file (URL) that met the fault. */
+  hitsByFile(): Map<string, number>;
   /** From now on the connection is down: held requests and later ones fail at once. */
   cutConnection(): Promise<void>;
   /** The remote is back: later requests reach it. */
@@ -41,11 +43,14 @@ export async function breakRemote(page: Page, remote: RemoteName, fault: RemoteF
   const targeted = targets[fault];
   const matches = (url: URL) => url.origin === origin && targeted(url.pathname);
   const held: Route[] = [];
+  const byFile = new Map<string, number>();
   let hits = 0;
   let cut = false;
 
   const handler = async (route: Route) => {
     hits++;
+    const url = route.request().url();
+    byFile.set(url, (byFile.get(url) ?? 0) + 1);
     if (cut) return route.abort('connectionreset');
     switch (fault) {
       case 'connection refused':
@@ -79,6 +84,7 @@ export async function breakRemote(page: Page, remote: RemoteName, fault: RemoteF
     get hits() {
       return hits;
     },
+    hitsByFile: () => new Map(byFile),
     async cutConnection() {
       cut = true;
       await dropHeld();

@@ -3,20 +3,37 @@ import { test, expect } from '../../support/memberSession';
 import { breakCatalogue, type CatalogueFault } from '../../support/catalogueFaults';
 import { fallback, mainNav } from '../../support/areas';
 import { siteUrl } from '../../support/site';
+import { navigateInApp, whenAppRuns } from '../../support/navigate';
 
 // The catalogue failing in every way it can: each screen says so in its own words, nothing
 // stays on 'Loading...' for good, 429 is retried once and politely, and Retry recovers.
+// The faults are the browser's: a page the server rendered comes with the server's catalogue
+// answers (docs/architecture.md#server-rendering), so each test opens a page without catalogue
+// data and goes on inside the app, whose pages the browser renders and fetches for.
 
 test.describe.configure({ mode: 'parallel' });
 
 const row = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const searchError = (page: Page) => page.getByRole('main').getByRole('alert').filter({ hasText: 'Something went wrong while searching.' });
 
+/** Downloads (no catalogue data), once the app runs there. */
+async function startOnDownloads(page: Page): Promise<void> {
+  await page.goto('/downloads');
+  await whenAppRuns(page);
+}
+
+/** From Downloads to /browse through its link, inside the app. */
+async function browseFromDownloads(page: Page): Promise<void> {
+  await startOnDownloads(page);
+  await page.getByRole('main').getByRole('link', { name: 'Browse titles' }).click();
+  await expect(page).toHaveURL(/\/browse$/);
+}
+
 for (const kind of ['500', 'malformed JSON'] as CatalogueFault[]) {
   test(`${kind}: rows, heroes, search and title pages each fail readably, and Retry recovers`, async ({ page }) => {
     const catalogue = await breakCatalogue(page, kind);
 
-    await page.goto('/browse');
+    await browseFromDownloads(page);
     for (const name of ['Comedy movies', 'Mystery series', 'Horror movies']) {
       await expect(row(page, name).getByText('Something went wrong')).toBeVisible();
     }
@@ -28,12 +45,13 @@ for (const kind of ['500', 'malformed JSON'] as CatalogueFault[]) {
     await expect(searchError(page)).toBeVisible();
     await expect(searchError(page).getByRole('button', { name: 'Retry' })).toBeVisible();
 
-    await page.goto('/movies');
+    await mainNav(page).getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('navigation', { name: 'Catalogue' }).getByRole('link', { name: 'Movies' }).click();
     await expect(page.getByText('The featured movie could not be loaded.')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Featured movie' })).toHaveCount(0);
 
     // Details that fail lead to / — and a member is then taken on to /browse.
-    await page.goto('/title/604');
+    await navigateInApp(page, '/title/604');
     await expect(page).toHaveURL(/\/browse$/);
     await expect(fallback(page)).toHaveCount(0);
     await expect(row(page, 'Comedy movies').getByText('Something went wrong')).toBeVisible();
@@ -49,7 +67,10 @@ test('500: a visitor’s landing page keeps its form and shows the hero’s plac
   const context = await browser.newContext({ baseURL: siteUrl, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   const catalogue = await breakCatalogue(page, '500');
-  await page.goto('/');
+  await page.goto('/login');
+  await whenAppRuns(page);
+  await page.getByRole('banner').getByRole('link', { name: 'Netnet home' }).click();
+  await expect(page).toHaveURL(`${siteUrl}/`);
   await expect(page.getByRole('button', { name: 'Get Started' })).toBeEnabled();
   await expect.poll(() => catalogue.hits(/\/3\/movie\/604/)).toBeGreaterThan(0);
   // The featured title never appears, and its placeholder stops pulsing once the answer is in.
@@ -64,7 +85,11 @@ test('timeout: no screen loads for ever — rows, search and a title page give u
   const catalogue = await breakCatalogue(context, 'timeout');
   const search = await context.newPage();
   const title = await context.newPage();
-  await Promise.all([page.goto('/browse'), search.goto('/search?q=comedy'), title.goto('/title/604')]);
+  const open = async (where: Page, path: string) => {
+    await startOnDownloads(where);
+    await navigateInApp(where, path);
+  };
+  await Promise.all([open(page, '/browse'), open(search, '/search?q=comedy'), open(title, '/title/604')]);
 
   // While the catalogue says nothing, each screen shows that it is loading...
   await expect(row(page, 'Comedy movies').getByRole('status')).toContainText('Loading Comedy movies');
@@ -92,7 +117,7 @@ test('429: retried once after Retry-After, never hammered', async ({ page }) => 
 
   // The page's clock runs in step with real time until the test fast-forwards it (below).
   await page.clock.install();
-  await page.goto('/browse');
+  await browseFromDownloads(page);
   await expect(row(page, 'Comedy movies').getByRole('link').first()).toBeVisible();
   expect(once.hits(comedy), 'one refusal, one polite retry').toBe(2);
   const [refused, retried] = once.arrivals(comedy) as [number, number];

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../../support/memberSession';
 import { areaOf, expectMemberFrame, fallback, mainNav } from '../../support/areas';
 import { remotes } from '../../support/site';
-import { breakRemote, INJECTED_ERROR, remoteFaults, type RemoteName } from '../../support/remoteFaults';
+import { breakRemote, INJECTED_ERROR, remoteFaults, type InjectedFault, type RemoteName } from '../../support/remoteFaults';
 
 // Each remote in turn unavailable, in every way a CDN or a bad release can fail: the shell, its
 // navigation and the other areas keep working, the area shows its fallback, and Retry brings it
@@ -12,11 +12,19 @@ import { breakRemote, INJECTED_ERROR, remoteFaults, type RemoteName } from '../.
 test.use({ expectedPageErrors: [new RegExp(INJECTED_ERROR)] });
 test.describe.configure({ mode: 'parallel' });
 
-const loading = (page: Page) => page.getByRole('status', { name: 'Loading this part of Netnet' });
+/**
+ * The most requests any one file met the fault with. A page the server rendered preloads the area's
+ * files from its head (docs/architecture.md#server-rendering): the runtime's first attempt is that
+ * preload, or one request more when a refusal is not reused (a 404).
+ */
+const mostOnOneFile = (fault: InjectedFault) => Math.max(0, ...fault.hitsByFile().values());
 
-/** Opens the broken area by deep link, as its visitor or signed-in member. */
+/**
+ * Opens the broken area by deep link, as its visitor or signed-in member. A file that hangs can hold
+ * the load event for good (a script inserted before it delays it); the member reads the page long before.
+ */
 async function openArea(page: Page, remote: RemoteName) {
-  await page.goto(areaOf(remote).path);
+  await page.goto(areaOf(remote).path, { waitUntil: 'domcontentloaded' });
 }
 
 /** The rest of Netnet still works: another area opens from the shell's own navigation. */
@@ -54,19 +62,19 @@ for (const remote of remotes) {
         await openArea(page, remote);
 
         if (kind === 'entry hangs') {
-          // While the entry hangs the area shows its loading state inside a working frame...
-          await expect(loading(page)).toBeVisible();
+          // While the entry hangs the area shows what the server rendered, inside a working frame...
+          await expect(areaOf(remote).ready(page)).toBeVisible();
           if (!areaOf(remote).visitor) await expectMemberFrame(page);
           else await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
           await expect(fallback(page)).toHaveCount(0);
-          // ...and when the connection finally drops, the fallback replaces it.
+          // ...and when the connection finally drops, the fallback replaces it: without its code the area cannot work.
           await fault.cutConnection();
         }
 
         await expect(fallback(page)).toBeVisible();
         await expect(fallback(page)).toContainText('The rest of Netnet still works.');
         expect(fault.hits, 'requests that met the fault').toBeGreaterThanOrEqual(1);
-        expect(fault.hits, 'one retry at most, never a loop').toBeLessThanOrEqual(kind === 'manifest 404' ? 1 : 2);
+        expect(mostOnOneFile(fault), 'one retry at most, never a loop').toBeLessThanOrEqual(2);
         await expectElsewhereWorks(page, remote);
 
         await fault.restore();
@@ -84,10 +92,11 @@ test('remote-title manifest hangs: the area gives up within the bounded wait, th
   const fault = await breakRemote(page, 'remote-title', 'manifest hangs');
   await openArea(page, 'remote-title');
   const started = Date.now();
-  await expect(loading(page)).toBeVisible();
+  // Meanwhile the member reads what the server rendered.
+  await expect(areaOf('remote-title').ready(page)).toBeVisible();
   await expect(fallback(page)).toBeVisible({ timeout: 25_000 });
   expect(Date.now() - started, 'the shell waits for a slow manifest before giving up').toBeGreaterThan(7_000);
-  expect(fault.hits, 'one polite retry, no more').toBe(2);
+  expect(mostOnOneFile(fault), 'one polite retry, no more').toBe(2);
   await fault.restore();
   await retryRecovers(page, 'remote-title');
 });
