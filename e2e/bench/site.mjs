@@ -1,6 +1,7 @@
-// The production site for the benchmark: built with the same buildIfNeeded() as `npm start`, then
+// The production site for the benchmarks: built with the same buildIfNeeded() as `npm start`, then
 // `node scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
-// the Auth emulator (Java) and everything else it spawned.
+// the Auth emulator (Java) and everything else it spawned. The shell's server renders pages inside
+// that start.mjs process; NETNET_SSR=off makes it serve the client-only page (the baseline).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { buildIfNeeded, root } from '../../scripts/build.mjs';
@@ -20,16 +21,43 @@ async function answers(url) {
   }
 }
 
+const STATE = /<script type="application\/json" id="netnet-state">([^<]*)<\/script>/;
+const EMPTY_ROOT = /<div id="?root"?><\/div>/;
+
 /**
- * Starts the site and returns a stop() function. A server already on :8080 is someone else's
- * (another `npm start`, a dev server…): measuring it would give figures for a build we did not
- * make, so that is an error unless `reuse` says it is wanted.
+ * What the HTML of a page says about how it was made: rendered on the server (content inside
+ * #root and the state the browser hydrates from) or left to the browser; the state when there is one.
  */
-export async function startSite({ reuse = false, log = console.log } = {}) {
+export function howRendered(html) {
+  const found = STATE.exec(html);
+  let state = null;
+  try {
+    state = found ? JSON.parse(found[1]) : null;
+  } catch {
+    state = null;
+  }
+  const hasContent = /<div id="?root"?>/.test(html) && !EMPTY_ROOT.test(html);
+  return { server: hasContent && state !== null, hasContent, state };
+}
+
+/** 'ssr' or 'client': how the site running now answers a visitor's `/`. */
+export async function siteMode() {
+  const response = await fetch(`${SITE}/`, { signal: AbortSignal.timeout(30_000) });
+  return howRendered(await response.text()).server ? 'ssr' : 'client';
+}
+
+/**
+ * Starts the site and returns { stop(), pid } (pid: the start.mjs process, which runs the shell's
+ * server; null when reusing). A server already on :8080 is someone else's (another `npm start`, a
+ * dev server…): measuring it would give figures for a build we did not make, so that is an error
+ * unless `reuse` says it is wanted. `env` is laid over this process's environment (a value of
+ * undefined removes the variable); `nodeArgs` go to node before scripts/start.mjs.
+ */
+export async function startSite({ reuse = false, log = console.log, env = {}, nodeArgs = [] } = {}) {
   if (await answers(READY_URL)) {
     if (reuse) {
       log(`Reusing the site already answering on ${SITE} (--reuse).`);
-      return async () => {};
+      return { stop: async () => {}, pid: null };
     }
     throw new Error(
       `Something already answers on ${SITE}; stop it first, or pass --reuse to measure that server as it is.`,
@@ -38,11 +66,13 @@ export async function startSite({ reuse = false, log = console.log } = {}) {
 
   await buildIfNeeded();
 
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const childEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env };
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
+  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+    env: childEnv,
   });
   const output = [];
   let exited = null;
@@ -88,7 +118,7 @@ export async function startSite({ reuse = false, log = console.log } = {}) {
     throw new Error(`The site did not start (${outcome === 'exited' ? `start.mjs ${exited}` : outcome}):\n${tail}`);
   }
   log(output.join('').split('\n').find((line) => READY_LINE.test(line)) ?? 'Netnet is ready');
-  return stop;
+  return { stop, pid: child.pid };
 }
 
 function signalGroup(pid, signal) {

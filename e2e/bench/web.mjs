@@ -1,16 +1,20 @@
-// `npm run bench:web` (issue 9): builds and starts the production site, measures the first load of
-// /, /browse, /title/604 and /search in throttled headless Chromium, the poster → title
-// navigation, which shared singletons were loaded, and Lighthouse scores; prints a table with the
-// targets and writes e2e/bench/results/web-<date>.json (and latest.json).
+// `npm run bench:web` (issues 9 and 15): builds the production site, then for each mode — the
+// server-rendered site (`npm start`) and the client-only one (`NETNET_SSR=off npm start`), the site
+// restarted between them — measures the first load of /, /browse, /title/604 and /search in
+// throttled headless Chromium, the poster → title navigation, which shared singletons were loaded,
+// and Lighthouse scores; prints one table with both modes and the targets, and writes
+// e2e/bench/results/web-<date>.json (and latest.json).
 //
-//   npm run bench:web -- [--runs N] [--reuse] [--no-lighthouse]
+//   npm run bench:web -- [--runs N] [--mode ssr|client|both] [--reuse] [--no-lighthouse]
+//
+// --reuse measures the site already running, in the mode it runs in (it cannot be restarted).
 import { execFileSync } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { root } from '../../scripts/build.mjs';
-import { createMember, memberState } from './member.mjs';
+import { cookieHeader, createMember, memberState } from './member.mjs';
 import { DEVICE, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
 import { median, printReport, writeResults } from './report.mjs';
-import { site, startSite } from './site.mjs';
+import { howRendered, site, SITE, siteMode, startSite } from './site.mjs';
 
 import chromiumLaunch from '../chromium.json' with { type: 'json' };
 
@@ -20,11 +24,23 @@ const FEATURED_TITLE = 604;
 const CATALOGUE = `${site.runtimeConfig().catalogueUrl}/3`;
 const TITLE_ORIGIN = site.origin('remote-title');
 
+/** The two ways the site serves pages, and the environment `npm start` needs for each. */
+const MODES = {
+  ssr: { label: 'SSR', env: { NETNET_SSR: undefined } },
+  client: { label: 'client-only', env: { NETNET_SSR: 'off' } },
+};
+
 function options(argv) {
-  const runsAt = argv.indexOf('--runs');
-  const runs = runsAt === -1 ? 5 : Number(argv[runsAt + 1]);
+  const valueOf = (flag) => {
+    const at = argv.indexOf(flag);
+    return at === -1 ? undefined : argv[at + 1];
+  };
+  const runsArg = valueOf('--runs');
+  const runs = runsArg === undefined ? 5 : Number(runsArg);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number of runs, e.g. --runs 5');
-  return { runs, reuse: argv.includes('--reuse'), lighthouse: !argv.includes('--no-lighthouse') };
+  const mode = valueOf('--mode') ?? 'both';
+  if (!['both', ...Object.keys(MODES)].includes(mode)) throw new Error('--mode is ssr, client or both');
+  return { runs, mode, reuse: argv.includes('--reuse'), lighthouse: !argv.includes('--no-lighthouse') };
 }
 
 const main = (page) => page.getByRole('main');
@@ -56,10 +72,15 @@ function commit() {
   }
 }
 
-/** One page's runs: medians of every number, and the worst singleton state seen. */
+/** One page's runs: medians of every number (booleans: in how many runs), and the worst singleton state seen. */
 function summarise(page, runs) {
   const pick = (get) => median(runs.map(get));
-  const totals = (key) => Object.fromEntries(Object.keys(runs[0][key]).map((field) => [field, pick((r) => r[key][field])]));
+  const totals = (key) =>
+    Object.fromEntries(
+      Object.keys(runs[0][key]).map((field) =>
+        typeof runs[0][key][field] === 'boolean' ? [field, runs.filter((r) => r[key][field]).length] : [field, pick((r) => r[key][field])],
+      ),
+    );
   const singletons = {};
   for (const name of SINGLETONS) {
     const states = runs.map(({ shared }) => {
@@ -76,26 +97,61 @@ function summarise(page, runs) {
     path: page.path,
     member: page.member,
     median: {
+      ttfbMs: pick((r) => r.ttfbMs),
+      htmlBytes: pick((r) => r.html.bytes),
+      htmlEncoding: runs[0].html.encoding,
       mainContentMs: pick((r) => r.mainContentMs),
+      interactiveMs: pick((r) => r.interactiveMs),
       lcpMs: pick((r) => r.lcpMs),
       cls: pick((r) => r.cls),
       usable: totals('usable'),
-      idle: totals('idle'),
+      interactive: totals('interactive'),
+      settled: totals('settled'),
     },
+    runCount: runs.length,
     singletons,
     duplicates: [...new Set(runs.flatMap((r) => r.duplicates))],
+    problems: [...new Set(runs.flatMap((r) => r.problems))],
     // The request list of the first run only: enough to see what changed, without bloating the file.
     runs: runs.map(({ shared, requests, ...run }, i) => (i === 0 ? { ...run, requests } : run)),
   };
 }
 
-async function bench(opts, log) {
+/**
+ * How the running site answered each page, from its HTML: a visitor's / and the members' pages
+ * with the member's cookies. In SSR mode every one should be server-rendered, the members' pages
+ * for the member (not the visitor's page a request without the hint cookie gets).
+ */
+async function renderingOf(pages, storageState) {
+  const cookie = cookieHeader(storageState);
+  const checks = [];
+  for (const page of pages) {
+    const response = await fetch(`${SITE}${page.path}`, { headers: page.member ? { cookie } : {}, signal: AbortSignal.timeout(30_000) });
+    const { server, hasContent, state } = howRendered(await response.text());
+    const forMember = state ? state.member !== null && !state.redirect : null;
+    checks.push({ path: page.path, member: page.member, status: response.status, server, hasContent, forMember, redirect: state?.redirect ?? null });
+  }
+  return checks;
+}
+
+async function benchMode(mode, opts, log) {
   const { title } = await (await fetch(`${CATALOGUE}/movie/${FEATURED_TITLE}?language=en-US`)).json();
   const pages = pagesToMeasure(title);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     const member = await createMember();
-    const storageState = await memberState(browser, member);
+    const { storageState, hintSetByShell } = await memberState(browser, member);
+    if (!hintSetByShell) log(`⚠ the shell did not set the netnet-member cookie on sign-in; the benchmark added it.`);
+    const rendering = await renderingOf(pages, storageState);
+    for (const check of rendering) {
+      const expected = mode === 'ssr';
+      const fine = check.server === expected && (!expected || !check.member || check.forMember);
+      if (!fine)
+        log(
+          `⚠ ${MODES[mode].label}: ${check.path} (${check.member ? 'member' : 'visitor'}) came ${check.server ? 'server-rendered' : 'without a server render'}` +
+            `${check.server && check.member && !check.forMember ? `, for a visitor (redirect to ${check.redirect?.to})` : ''}`,
+        );
+    }
     const results = new Map(pages.map((page) => [page, []]));
     const p2t = [];
     // Pages interleaved run by run, so a slow moment of the machine spreads over all of them.
@@ -104,7 +160,7 @@ async function bench(opts, log) {
       for (const page of pages) {
         const result = await loadPage(browser, { ...page, storageState: page.member ? storageState : undefined });
         results.get(page).push(result);
-        line.push(`${page.path} ${Math.round(result.mainContentMs)} ms`);
+        line.push(`${page.path} ${Math.round(result.lcpMs ?? NaN)}/${Math.round(result.interactiveMs)} ms`);
       }
       try {
         const result = await posterToTitle(browser, { storageState, titleOrigin: TITLE_ORIGIN, check: firstPoster });
@@ -114,12 +170,12 @@ async function bench(opts, log) {
         p2t.push({ error: error.message });
         line.push('poster → title failed');
       }
-      log(`run ${run}/${opts.runs}: main content ${line.join(', ')}`);
+      log(`${MODES[mode].label} run ${run}/${opts.runs}: LCP/interactive ${line.join(', ')}`);
     }
 
     let lighthouse = { skipped: true };
     if (opts.lighthouse) {
-      log('Lighthouse on / and /browse…');
+      log(`${MODES[mode].label}: Lighthouse on / and /browse…`);
       const { runLighthouse } = await import('./lighthouse.mjs');
       lighthouse = await runLighthouse({ member, chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
     }
@@ -129,18 +185,34 @@ async function bench(opts, log) {
     for (const page of measured) for (const [e, n] of Object.entries(page.runs[0].encodings)) encodings[e] = (encodings[e] ?? 0) + n;
     const good = p2t.filter((r) => !r.error);
     return {
-      date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-      commit: commit(),
-      settings: { runs: opts.runs, throttling: THROTTLING, device: DEVICE, idleMs: IDLE_MS, chromium: `Chromium ${browser.version()}` },
+      mode,
+      label: MODES[mode].label,
+      chromium: `Chromium ${browser.version()}`,
+      memberHint: hintSetByShell ? 'set by the shell on sign-in' : 'added by the benchmark',
+      rendering,
       encodings,
       pages: measured,
       posterToTitle: good.length ? { median: median(good.map((r) => r.ms)), runs: good, failures: p2t.filter((r) => r.error) } : { error: p2t[0]?.error ?? 'no runs' },
-      singletons: SINGLETONS,
       lighthouse,
     };
   } finally {
     await browser.close();
   }
+}
+
+/** The modes to measure; a reused site can only be measured in the mode it is running in. */
+async function modesToMeasure(opts, log) {
+  const asked = opts.mode === 'both' ? Object.keys(MODES) : [opts.mode];
+  if (!opts.reuse) return asked;
+  let running;
+  try {
+    running = await siteMode();
+  } catch {
+    return asked;
+  }
+  if (!asked.includes(running)) throw new Error(`--reuse: the running site serves ${MODES[running].label} pages, not ${asked.map((m) => MODES[m].label).join(' and ')}.`);
+  if (asked.length > 1) log(`--reuse: the running site serves ${MODES[running].label} pages; only that mode is measured (the other needs a restart).`);
+  return [running];
 }
 
 async function run() {
@@ -157,9 +229,32 @@ async function run() {
   // Ctrl-C reaches this process, not the site's own process group: stop the site first.
   process.on('SIGINT', () => shutDown(130));
   process.on('SIGTERM', () => shutDown(143));
+  // A crash must not leave the site running on the fixed ports.
+  const crash = (error) => {
+    console.error(`bench:web crashed: ${error instanceof Error ? error.stack : error}`);
+    shutDown(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   try {
-    stop = await startSite({ reuse: opts.reuse, log });
-    const summary = await bench(opts, log);
+    const modes = {};
+    for (const mode of await modesToMeasure(opts, log)) {
+      log(`— ${MODES[mode].label}${mode === 'client' ? ' (NETNET_SSR=off)' : ''} —`);
+      ({ stop } = await startSite({ reuse: opts.reuse, log, env: MODES[mode].env }));
+      const running = await siteMode();
+      if (running !== mode) throw new Error(`The site was started for ${MODES[mode].label} pages but serves ${MODES[running].label} ones.`);
+      modes[mode] = await benchMode(mode, opts, log);
+      await stop();
+      stop = async () => {};
+    }
+    const measured = Object.values(modes);
+    const summary = {
+      date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      commit: commit(),
+      settings: { runs: opts.runs, throttling: THROTTLING, device: DEVICE, idleMs: IDLE_MS, chromium: measured[0].chromium },
+      modes,
+      singletons: SINGLETONS,
+    };
     const targets = printReport(summary, log);
     log('');
     log(`Results: ${writeResults(summary, targets)} (and e2e/bench/results/latest.json)`);
