@@ -172,27 +172,20 @@ const RUNTIME_SCRIPT = 'federation-runtime.js';
 function serverBuild(dir, app, exposes) {
   const name = site.federationName(app);
   const webpack = require('webpack');
-  return {
+  return nodeBuild({
+    dir,
     name: `${app}-server`,
-    dependencies: [app],
-    mode: 'production',
-    context: dir,
+    after: app,
+    classPrefix: name,
     target: 'async-node',
     entry: {},
-    devtool: false,
     output: {
-      path: path.join(outputDir(dir), 'server'),
       // Set when the shell's server starts the container: where the browser build lives.
       publicPath: '',
       uniqueName: `${name}_server`,
-      filename: '[name].js',
       chunkFilename: '[name].js',
-      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
       library: { type: 'commonjs-module' },
-      clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
-    module: { rules: moduleRules({ name, production: true, server: true }) },
     plugins: [
       new ModuleFederationPlugin({
         name,
@@ -209,10 +202,7 @@ function serverBuild(dir, app, exposes) {
       }),
       new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
     ],
-    optimization: { minimize: false, moduleIds: 'deterministic' },
-    performance: { hints: false },
-    stats: 'errors-warnings',
-  };
+  });
 }
 
 /**
@@ -221,25 +211,41 @@ function serverBuild(dir, app, exposes) {
  * singletons it hands to remotes are one copy each.
  */
 function shellServerBuild(dir) {
-  return {
+  return nodeBuild({
+    dir,
     name: 'shell-server',
-    dependencies: ['shell'],
-    mode: 'production',
-    context: dir,
+    after: 'shell',
+    classPrefix: 'shell',
     target: 'node',
     entry: { pageServer: './src/server/index.ts' },
+    // The shell's own images: the same URLs as in the browser build.
+    output: { publicPath: '/', library: { type: 'commonjs2' } },
+  });
+}
+
+/**
+ * What both server builds share: Node code in <build>/server/, built after the browser build,
+ * unminified (nothing downloads it), with the style and asset rules of a render to HTML.
+ */
+function nodeBuild({ dir, name, after, classPrefix, target, entry, output, plugins = [] }) {
+  return {
+    name,
+    dependencies: [after],
+    mode: 'production',
+    context: dir,
+    target,
+    entry,
     devtool: false,
     output: {
       path: path.join(outputDir(dir), 'server'),
-      // The shell's own images: the same URLs as in the browser build.
-      publicPath: '/',
       filename: '[name].js',
       assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-      library: { type: 'commonjs2' },
       clean: true,
+      ...output,
     },
     resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
-    module: { rules: moduleRules({ name: 'shell', production: true, server: true }) },
+    module: { rules: moduleRules({ name: classPrefix, production: true, server: true }) },
+    plugins,
     optimization: { minimize: false, moduleIds: 'deterministic' },
     performance: { hints: false },
     stats: 'errors-warnings',

@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
 import { median, writeServerResults } from './report.mjs';
-import { howRendered, site, SITE, siteMode, startSite } from './site.mjs';
+import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
 // Fixed ids: a known visitor (the server sets no cookie) and a member hint. The hint is all the
 // server reads (it never asks Firebase), so no account is needed for it.
@@ -499,24 +499,7 @@ async function bench(opts, pid, log) {
 async function run() {
   const opts = options(process.argv.slice(2));
   const log = (line) => console.log(line);
-  let stop = async () => {};
-  let stopping = false;
-  const shutDown = async (code) => {
-    if (stopping) return;
-    stopping = true;
-    await stop();
-    process.exit(code);
-  };
-  // Ctrl-C reaches this process, not the site's own process group: stop the site first.
-  process.on('SIGINT', () => shutDown(130));
-  process.on('SIGTERM', () => shutDown(143));
-  // A crash in the load generator must not leave the site running on the fixed ports.
-  const crash = (error) => {
-    console.error(`bench:server crashed: ${error instanceof Error ? error.stack : error}`);
-    shutDown(1);
-  };
-  process.on('uncaughtException', crash);
-  process.on('unhandledRejection', crash);
+  const ownSite = keepSite('bench:server');
   try {
     const startedAt = Date.now();
     if (opts.cpuProf) mkdirSync(PROFILES, { recursive: true });
@@ -526,7 +509,7 @@ async function run() {
       env: { NETNET_SSR: undefined },
       nodeArgs: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILES}`] : [],
     });
-    stop = started.stop;
+    ownSite.hold(started);
     if ((await siteMode()) !== 'ssr') throw new Error(`The site on ${SITE} serves client-only pages (NETNET_SSR=off?): there is no server render to measure.`);
     const pid = listenerPid(site.ports.shell) ?? started.pid;
     if (!pid) throw new Error(`No process of ours listens on port ${site.ports.shell}: cannot read the server's memory.`);
@@ -549,18 +532,17 @@ async function run() {
     };
     if (opts.cpuProf) {
       log('Stopping the site so that it writes its CPU profile…');
-      await stop();
-      stop = async () => {};
+      await ownSite.stopNow();
       summary.profile = topOfProfile(pid, startedAt);
       if (!summary.profile) log(`⚠ no CPU profile of pid ${pid} in ${PROFILES}`);
     }
     printReport(summary, log);
     log('');
     log(`Results: ${writeServerResults(summary)} (and e2e/bench/results/server-latest.json)`);
-    await shutDown(0);
+    await ownSite.exit(0);
   } catch (error) {
     console.error(`bench:server failed: ${error instanceof Error ? error.message : error}`);
-    await shutDown(1);
+    await ownSite.exit(1);
   }
 }
 

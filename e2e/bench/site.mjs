@@ -134,3 +134,42 @@ const sleep = (ms, { unref = false } = {}) =>
     const timer = setTimeout(resolve, ms);
     if (unref) timer.unref();
   });
+
+/**
+ * Keeps hold of the site a benchmark started so that it stops whatever happens: Ctrl-C (which
+ * reaches this process, not the site's own process group), a crash, or the end of the run. The
+ * ports are fixed, so a site left running would hold them.
+ */
+export function keepSite(name) {
+  let stop = async () => {};
+  let stopping = false;
+  const exit = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    await stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => exit(130));
+  process.on('SIGTERM', () => exit(143));
+  const crash = (error) => {
+    console.error(`${name} crashed: ${error instanceof Error ? error.stack : error}`);
+    exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  return {
+    /** The site startSite answered; it is stopped on exit. */
+    hold(started) {
+      stop = started.stop;
+      return started;
+    },
+    /** Stops the site now (before the next one starts, or to make it write its profile). */
+    async stopNow() {
+      const stopping = stop;
+      stop = async () => {};
+      await stopping();
+    },
+    /** Stops the site, then the process. */
+    exit,
+  };
+}

@@ -14,7 +14,7 @@ import { root } from '../../scripts/build.mjs';
 import { cookieHeader, createMember, memberState } from './member.mjs';
 import { DEVICE, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
 import { median, printReport, writeResults } from './report.mjs';
-import { howRendered, site, SITE, siteMode, startSite } from './site.mjs';
+import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
 import chromiumLaunch from '../chromium.json' with { type: 'json' };
 
@@ -218,34 +218,16 @@ async function modesToMeasure(opts, log) {
 async function run() {
   const opts = options(process.argv.slice(2));
   const log = (line) => console.log(line);
-  let stop = async () => {};
-  let stopping = false;
-  const shutDown = async (code) => {
-    if (stopping) return;
-    stopping = true;
-    await stop();
-    process.exit(code);
-  };
-  // Ctrl-C reaches this process, not the site's own process group: stop the site first.
-  process.on('SIGINT', () => shutDown(130));
-  process.on('SIGTERM', () => shutDown(143));
-  // A crash must not leave the site running on the fixed ports.
-  const crash = (error) => {
-    console.error(`bench:web crashed: ${error instanceof Error ? error.stack : error}`);
-    shutDown(1);
-  };
-  process.on('uncaughtException', crash);
-  process.on('unhandledRejection', crash);
+  const ownSite = keepSite('bench:web');
   try {
     const modes = {};
     for (const mode of await modesToMeasure(opts, log)) {
       log(`— ${MODES[mode].label}${mode === 'client' ? ' (NETNET_SSR=off)' : ''} —`);
-      ({ stop } = await startSite({ reuse: opts.reuse, log, env: MODES[mode].env }));
+      ownSite.hold(await startSite({ reuse: opts.reuse, log, env: MODES[mode].env }));
       const running = await siteMode();
       if (running !== mode) throw new Error(`The site was started for ${MODES[mode].label} pages but serves ${MODES[running].label} ones.`);
       modes[mode] = await benchMode(mode, opts, log);
-      await stop();
-      stop = async () => {};
+      await ownSite.stopNow();
     }
     const measured = Object.values(modes);
     const summary = {
@@ -258,10 +240,10 @@ async function run() {
     const targets = printReport(summary, log);
     log('');
     log(`Results: ${writeResults(summary, targets)} (and e2e/bench/results/latest.json)`);
-    await shutDown(0);
+    await ownSite.exit(0);
   } catch (error) {
     console.error(`bench:web failed: ${error instanceof Error ? error.message : error}`);
-    await shutDown(1);
+    await ownSite.exit(1);
   }
 }
 

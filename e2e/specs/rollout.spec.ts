@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
+import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 import { bucketOf } from '../../shell/src/rollout/bucket';
 import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
@@ -35,16 +34,7 @@ let shellBefore: string;
 let inCanary: TestMember;
 let outOfCanary: TestMember;
 
-const execute = promisify(execFile);
-
-async function cli(script: 'release' | 'rollout', ...args: string[]): Promise<string> {
-  const { stdout } = await execute(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
-    cwd: root,
-    env: { ...process.env, NETNET_ENV: ENVIRONMENT },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout;
-}
+const cli = deployCli(ENVIRONMENT);
 
 /** One digest of every file under a folder. */
 function digest(dir: string): string {

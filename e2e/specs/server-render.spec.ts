@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../support/memberSession';
+import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 import { catalogueJson } from '../support/catalogue';
 import { collectCspViolations } from '../support/cspViolations';
@@ -260,14 +261,7 @@ const THROWN = 'injected by the server-render spec: this server build throws';
 const withShell = testWithShell(ENVIRONMENT);
 const execute = promisify(execFile);
 
-async function cli(script: 'release' | 'rollout', ...args: string[]): Promise<string> {
-  const { stdout } = await execute(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
-    cwd: root,
-    env: { ...process.env, NETNET_ENV: ENVIRONMENT },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout;
-}
+const cli = deployCli(ENVIRONMENT);
 
 /** A production build of the remote made as the release CLI makes one, into a folder of our own. */
 async function buildAs(version: string): Promise<string> {

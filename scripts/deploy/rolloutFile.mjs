@@ -5,11 +5,9 @@
 import {
   closeSync,
   existsSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   unlinkSync,
   writeSync,
@@ -17,6 +15,7 @@ import {
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileDurably } from '../durableWrite.mjs';
 import { assertRemote, DeployError, deployDir, isVersion } from './tree.mjs';
 
 const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -83,35 +82,14 @@ export function readRollout(environment, env = process.env) {
 }
 
 /**
- * Writes beside the file and renames over it: a reader never sees half a rollout. The new
- * content is on disk before the rename (fsync of the file) and the rename itself is on disk
- * before we say "written" (fsync of the folder), so a crash leaves the old rollout or the new one.
- * Call it through updateRollout, which holds the lock.
+ * Writes the rollout so that a reader never sees half of it and a crash leaves the old one or the
+ * new one (../durableWrite.mjs). Call it through updateRollout, which holds the lock.
  */
 function writeRollout(environment, rollout, env = process.env) {
   const path = rolloutPath(environment, env);
   validateRollout(rollout, 'the new rollout');
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  const file = openSync(temporary, 'w');
-  try {
-    writeSync(file, `${JSON.stringify(rollout, null, 2)}\n`);
-    fsyncSync(file);
-  } finally {
-    closeSync(file);
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  const folder = openSync(dirname(path), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
+  writeFileDurably(path, `${JSON.stringify(rollout, null, 2)}\n`);
   return path;
 }
 

@@ -13,40 +13,15 @@
 // as the rollout file is (scripts/deploy/rolloutFile.mjs, whose writer is private to rollouts);
 // its `seq` says which log lines it already holds, so a crash between the rename and emptying the
 // log counts nothing twice.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsyncFolder, writeFileDurably } from '../durableWrite.mjs';
 import { createFigures } from './figures.mjs';
 
 export const LOG_FILE = 'reports.log';
 export const SNAPSHOT_FILE = 'figures.json';
 
-function fsyncFolder(dir) {
-  const folder = openSync(dir, 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
-}
-
-function writeAtomically(path, text) {
-  const temporary = `${path}.${process.pid}.tmp`;
-  const file = openSync(temporary, 'w');
-  try {
-    writeSync(file, text);
-    fsyncSync(file);
-  } finally {
-    closeSync(file);
-  }
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  fsyncFolder(join(path, '..'));
-}
 
 function readSnapshot(dir) {
   const path = join(dir, SNAPSHOT_FILE);
@@ -143,7 +118,7 @@ export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEve
   };
 
   async function compactNow() {
-    writeAtomically(join(dir, SNAPSHOT_FILE), JSON.stringify({ seq, figures: figures.toJSON() }));
+    writeFileDurably(join(dir, SNAPSHOT_FILE), JSON.stringify({ seq, figures: figures.toJSON() }));
     await handle.truncate(0);
     await handle.sync();
     size = 0;
