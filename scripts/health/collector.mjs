@@ -137,6 +137,7 @@ export function createCollector({
       return refuse(res, 503, 'not stored, try again', { 'Retry-After': '5' });
     }
     for (const { remote, release, channel, outcome } of reports) {
+      if (outcome === undefined) continue;
       const key = JSON.stringify([remote, release, channel, outcome]);
       reportCounts.set(key, (reportCounts.get(key) ?? 0) + 1);
     }

@@ -120,8 +120,11 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 } = {}) {
       for (const { remote, release, channel, outcome, vitals } of reports) {
         const series = seriesFor(remote, release, channel);
         const counts = minuteFor(series, minute);
-        addOutcome(counts, outcome, 1);
-        addOutcome(series.totals, outcome, 1);
+        // Vitals without an outcome are samples of a session already counted.
+        if (outcome !== undefined) {
+          addOutcome(counts, outcome, 1);
+          addOutcome(series.totals, outcome, 1);
+        }
         if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
       }
     },

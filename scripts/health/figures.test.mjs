@@ -57,6 +57,16 @@ describe('createFigures', () => {
     assert.deepEqual(countsSince(canary, minuteOf(T0) + 1), { sessions: 1, failures: 1 });
   });
 
+  it('adds the samples of a vitals-only report without counting a session', () => {
+    const figures = createFigures();
+    figures.record([report()], T0);
+    figures.record([{ remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: 2000 } }], T0 + 1000);
+    const canary = figures.series('remote-title', '1.4.0', 'canary');
+    assert.equal(canary.totals.sessions, 1);
+    assert.equal(canary.totals.failures, 0);
+    assert.equal(countOf(canary.totals.lcp), 1);
+  });
+
   it('keeps only the last windowMinutes minutes, totals included', () => {
     const figures = createFigures({ windowMinutes: 3 });
     for (let minute = 0; minute < 5; minute += 1) {

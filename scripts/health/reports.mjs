@@ -1,5 +1,7 @@
 // What a browser may tell the collector about a page load: per remote it used, which release on
-// which channel and how it went, plus the page's web vitals. Anything else is refused whole, so a
+// which channel and how it went (a report with an `outcome` is one session of that release), and
+// the page's web vitals, which are final only when the member leaves the page and so may come
+// later in a report of their own (`vitals` without `outcome`: samples, not a session). Anything else is refused whole, so a
 // report can never carry a member id, an email or a URL (no field can hold one), and a batch with
 // one bad report changes nothing (docs/architecture.md, "Release health").
 import { createRequire } from 'node:module';
@@ -51,7 +53,8 @@ export function reportError(report) {
     return 'release must be a version like 1.4.0';
   }
   if (!CHANNELS.includes(report.channel)) return `channel must be one of ${CHANNELS.join(', ')}`;
-  if (!OUTCOMES.includes(report.outcome)) return `outcome must be one of ${OUTCOMES.join(', ')}`;
+  if (report.outcome === undefined && report.vitals === undefined) return 'a report needs an outcome or vitals';
+  if (report.outcome !== undefined && !OUTCOMES.includes(report.outcome)) return `outcome must be one of ${OUTCOMES.join(', ')}`;
   if (report.vitals !== undefined) return vitalsError(report.vitals);
   return null;
 }
@@ -99,7 +102,8 @@ export function parseBatch(body) {
 }
 
 function copyReport({ remote, release, channel, outcome, vitals }) {
-  const report = { remote, release, channel, outcome };
+  const report = { remote, release, channel };
+  if (outcome !== undefined) report.outcome = outcome;
   if (vitals) {
     const kept = Object.fromEntries(Object.keys(VITAL_BOUNDS).filter((name) => vitals[name] !== undefined).map((name) => [name, vitals[name]]));
     if (Object.keys(kept).length > 0) report.vitals = kept;

@@ -45,7 +45,8 @@ describe('parseBatch', () => {
     'an overlong version': body({ reports: [report({ release: `1.4.0-${'a'.repeat(80)}` })] }),
     'an unknown channel': body({ reports: [report({ channel: 'beta' })] }),
     'an unknown outcome': body({ reports: [report({ outcome: 'ok' })] }),
-    'a missing outcome': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary' }] }),
+    'neither outcome nor vitals': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary' }] }),
+    'vitals-only with empty vitals and a bad one': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: -5 } }] }),
     'an LCP as text': body({ reports: [report({ vitals: { lcp: '1800' } })] }),
     'a negative LCP': body({ reports: [report({ vitals: { lcp: -1 } })] }),
     'an LCP over 60 s': body({ reports: [report({ vitals: { lcp: 60_001 } })] }),
@@ -64,6 +65,11 @@ describe('parseBatch', () => {
       assert.ok(result.error.length < 120, result.error);
     });
   }
+
+  it('accepts vitals without an outcome: samples that come when the member leaves, not a session', () => {
+    const vitalsOnly = { remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: 1200, cls: 0 } };
+    assert.deepEqual(parseBatch(body({ reports: [vitalsOnly] })).reports, [vitalsOnly]);
+  });
 
   it('names the report at fault', () => {
     assert.match(parseBatch(body({ reports: [report(), report({ channel: 'beta' })] })).error, /^report 1: channel/);

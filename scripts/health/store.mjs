@@ -16,11 +16,15 @@
 import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deployDir } from '../deploy/tree.mjs';
 import { fsyncFolder, writeFileDurably } from '../durableWrite.mjs';
 import { createFigures } from './figures.mjs';
 
 export const LOG_FILE = 'reports.log';
 export const SNAPSHOT_FILE = 'figures.json';
+
+/** Where an environment's figures are kept: beside its rollout file, deploy/health.<env>/. */
+export const healthDir = (environment, env = process.env) => join(deployDir(env), `health.${environment}`);
 
 
 function readSnapshot(dir) {
