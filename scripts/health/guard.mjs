@@ -1,5 +1,6 @@
 // The guard: every few seconds, each canary against its stable on the figures' window
-// (scripts/health/sequential.mjs); a canary worse on failures or LCP is rolled back, a healthy
+// (scripts/health/sequential.mjs: failures minute by minute, failures against the stable's rate
+// over the window, LCP p75); a canary worse on any of them is rolled back, a healthy
 // one optionally widened through stages, with the rollout file written the way the rollout CLI
 // writes it (locked, atomic) and the reason kept in the file's `guardHistory`.
 //
@@ -11,7 +12,7 @@ import { rollback, setCanary } from '../deploy/rolloutCommands.mjs';
 import { readRollout, updateRollout } from '../deploy/rolloutFile.mjs';
 import { countsSince, minuteOf } from './figures.mjs';
 import { emptyHistogram } from './histogram.mjs';
-import { failureTest, lcpTest } from './sequential.mjs';
+import { failureTest, lcpTest, referenceTest } from './sequential.mjs';
 
 export const GUARD_DEFAULTS = Object.freeze({ minStageSessions: 200, intervalMs: 5_000, keepHistory: 50 });
 
@@ -24,6 +25,7 @@ function strata(canarySeries, stableSeries) {
   for (const [minute, canary] of canarySeries?.minutes ?? []) {
     const stable = stableSeries?.minutes.get(minute);
     list.push({
+      minute,
       canarySessions: canary.sessions,
       canaryFailures: canary.failures,
       stableSessions: stable?.sessions ?? 0,
@@ -39,6 +41,16 @@ function failureReason({ failure: test, canary, stable, windowMinutes }) {
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}), ` +
     `stable ${stable} ${s.failures} of ${s.sessions} (${percentOf(s.failures, s.sessions)}) in the last ${windowMinutes} min; ` +
     `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse)`
+  );
+}
+
+function referenceReason({ reference: test, failure, canary, stable, windowMinutes }) {
+  const { canary: c } = failure;
+  const skipped = test.skipped ? `; ${test.skipped} min of a stable incident left out` : '';
+  return (
+    `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +
+    `against stable ${stable}'s ${(100 * test.rate).toFixed(2)}% over the last ${windowMinutes} min; ` +
+    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse${skipped})`
   );
 }
 
@@ -74,6 +86,7 @@ function widenReason({ failure, lcp, canary, stageSessions, minStageSessions, to
 /** The sentence a decision of assess() is written down with (rollout history, logs, status). */
 export function explain(decision) {
   if (decision.why === 'failures') return failureReason(decision);
+  if (decision.why === 'failure-reference') return referenceReason(decision);
   if (decision.why === 'lcp') return lcpReason(decision);
   if (decision.action === 'widen') return widenReason(decision);
   return waitReason(decision);
@@ -91,22 +104,30 @@ export function explain(decision) {
  * @param {number} [options.minStageSessions] canary sessions a stage needs before it is widened
  * @param {Record<string, {version: string, percent: number, at: number}>} [options.stageStarts]
  *   when each remote's canary reached its current percent (ms); unknown: no widening
- * @param {object} [options.failure] overrides of FAILURE_TEST; `options.lcp` of LCP_TEST
+ * @param {number} [options.now] ms: the minute it falls in is not whole yet
+ * @param {object} [options.failure] overrides of FAILURE_TEST; `options.reference` of REFERENCE_TEST, `options.lcp` of LCP_TEST
  */
 export function assess(figures, rollout, options = {}) {
-  const { stages = [], minStageSessions = GUARD_DEFAULTS.minStageSessions, stageStarts = {} } = options;
+  const { stages = [], minStageSessions = GUARD_DEFAULTS.minStageSessions, stageStarts = {}, now = Date.now() } = options;
   const decisions = [];
   for (const [remote, plan] of Object.entries(rollout?.remotes ?? {})) {
     if (!plan.canary) continue;
     const canarySeries = figures.series(remote, plan.canary.version, 'canary');
     const stableSeries = figures.series(remote, plan.stable, 'stable');
-    const failure = failureTest(strata(canarySeries, stableSeries), options.failure);
+    const minutes = strata(canarySeries, stableSeries);
+    const failure = failureTest(minutes, options.failure);
+    // Whole minutes only: in the first seconds of an incident the stable may not have failed yet
+    // where the canary has, and the minute would not be seen as the incident it is.
+    const whole = minutes.filter(({ minute }) => minute < minuteOf(now));
+    const reference = referenceTest(whole, stableSeries?.totals ?? { sessions: 0, failures: 0 }, options.reference);
     const lcp = lcpTest(
       { canary: canarySeries?.totals.lcp ?? emptyHistogram(), stable: stableSeries?.totals.lcp ?? emptyHistogram() },
       options.lcp,
     );
-    const decision = { remote, stable: plan.stable, canary: { ...plan.canary }, failure, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
+    const decision = { remote, stable: plan.stable, canary: { ...plan.canary }, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
+    const enough = failure.verdict !== 'too-few';
     if (failure.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'failures' });
+    else if (enough && reference.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'failure-reference' });
     else if (lcp.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'lcp' });
     else Object.assign(decision, widening(decision, canarySeries, { stages, minStageSessions, start: stageStarts[remote] }));
     decisions.push(decision);
@@ -122,9 +143,9 @@ export const decide = (figures, rollout, options = {}) =>
   assess(figures, rollout, options).map((decision) => ({ ...decision, reason: explain(decision) }));
 
 // A stage is widened on "no evidence of harm": enough sessions at this percent and a failure
-// ratio that leans to "same rate" (LLR ≤ 0), not only on Wald's lower boundary, which two
+// ratio that leans to "same rate" (both failure tests' LLR ≤ 0), not only on Wald's lower boundary, which two
 // releases that never fail would never reach. The rollback test keeps running at the next stage.
-function widening({ canary, failure }, canarySeries, { stages, minStageSessions, start }) {
+function widening({ canary, failure, reference }, canarySeries, { stages, minStageSessions, start }) {
   const next = stages.filter((stage) => stage > canary.percent).sort((a, b) => a - b)[0];
   if (failure.verdict === 'too-few') return { action: 'wait', why: 'too-few' };
   if (next === undefined) return { action: 'wait', why: stages.length ? 'last-stage' : 'collecting' };
@@ -132,7 +153,7 @@ function widening({ canary, failure }, canarySeries, { stages, minStageSessions,
   // From the first whole minute at this percent: the minute of the change also holds sessions before it.
   const stageSessions = countsSince(canarySeries, minuteOf(start.at) + 1).sessions;
   if (stageSessions < minStageSessions) return { action: 'wait', why: 'stage-short', stageSessions };
-  if (failure.llr > 0) return { action: 'wait', why: 'leaning-worse', stageSessions };
+  if (failure.llr > 0 || reference.llr > 0) return { action: 'wait', why: 'leaning-worse', stageSessions };
   return { action: 'widen', why: 'healthy', to: next, stageSessions };
 }
 
@@ -206,7 +227,7 @@ export async function runGuard({ environment, env = process.env, figures, now = 
   const current = typeof figures === 'function' ? figures() : figures;
   current.prune(now);
   const stageStarts = trackStages(rollout, state, now);
-  const decisions = decide(current, rollout, { ...options, stageStarts });
+  const decisions = decide(current, rollout, { ...options, stageStarts, now });
   const applied = [];
   const keepHistory = options.keepHistory ?? GUARD_DEFAULTS.keepHistory;
   for (const decision of decisions) {

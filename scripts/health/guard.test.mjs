@@ -42,7 +42,27 @@ describe('decide', () => {
     assert.equal(decision.action, 'rollback');
     assert.equal(decision.remote, REMOTE);
     assert.match(decision.reason, /^failure rate: canary 1\.4\.0 failed 10 of 100 sessions \(10\.00%\), stable 1\.3\.0 5 of 900 \(0\.56%\)/);
-    assert.match(decision.reason, /SPRT log-likelihood ratio \d+\.\d\d ≥ 4\.61 \(α 0\.01, H1 canary ×6 worse\)/);
+    assert.match(decision.reason, /SPRT log-likelihood ratio \d+\.\d\d ≥ 5\.81 \(α 0\.003, H1 canary ×6 worse\)/);
+  });
+
+  it('rolls back a wide canary against the stable’s rate over the window when the same minutes are too few to tell', () => {
+    // The stable alone for 20 minutes, then a 50 % canary failing 5 % for 2 minutes: 100 sessions each.
+    const figures = figuresOf({ minutes: 20, canary: 0, stable: 100, stableFailures: 0 });
+    figuresOf({ figures, start: T0 + 20 * MINUTE_MS, minutes: 2, canary: 50, canaryFailures: 3, stable: 50, stableFailures: 0 });
+    const [decision] = decide(figures, rolloutWith({ version: '1.4.0', percent: 50 }));
+    assert.notEqual(decision.failure.verdict, 'worse');
+    assert.equal(decision.action, 'rollback');
+    assert.equal(decision.why, 'failure-reference');
+    assert.match(decision.reason, /^failure rate: canary 1\.4\.0 failed 6 of 100 sessions \(6\.00%\) against stable 1\.3\.0's 0\.05% over the last 60 min; SPRT/);
+  });
+
+  it('does not judge a canary against the stable’s usual rate in a minute the stable failed as well: an incident', () => {
+    const figures = figuresOf({ minutes: 20, canary: 0, stable: 100, stableFailures: 1 });
+    // Both releases fail 20 % for two minutes.
+    figuresOf({ figures, start: T0 + 20 * MINUTE_MS, minutes: 2, canary: 15, canaryFailures: 3, stable: 85, stableFailures: 17 });
+    const [decision] = decide(figures, rolloutWith({ version: '1.4.0', percent: 15 }));
+    assert.equal(decision.reference.skipped, 2);
+    assert.equal(decision.action, 'wait');
   });
 
   it('leaves a canary failing as often as its stable alone', () => {

@@ -9,7 +9,7 @@
 // unknown rate and anything that moves both rates at once (a network incident, a busy hour), and
 // summing the log-likelihood ratios over minutes lets the share change (widening) as it goes.
 //
-//   rollback when   LLR ≥ ln(1/α)              (α = 0.01: a healthy canary is rolled back < 1 %)
+//   rollback when   LLR ≥ ln(1/α)              (α = 0.003, see the reference test below)
 //   'healthy' when  LLR ≤ ln(β / (1 − α))      (β = 0.05: Wald's lower boundary)
 //
 // The upper boundary is 1/α rather than Wald's (1 − β)/α, and the test does not stop at the
@@ -26,10 +26,18 @@
 //
 // What this costs is power at a large share: by its 200th session a canary at 50 % has been
 // compared with 200 stable sessions (about one failure at 0.5 %), too little to tell 5 % from
-// 0.5 % at α = 1 % in most runs, whatever the test. In simulation (scripts/health/simulate.mjs)
-// a canary failing 5 % vs 0.5 % is rolled back within 200 sessions in about 90 % of runs at a
-// 10 % share and 55 % at 50 %, and always a few hundred sessions later; with the stable's rate
-// known exactly the same test would reach 96 %, the most a same-window comparison can approach.
+// 0.5 % in most runs. Hence a second failure test, against a reference:
+//
+// Failure rate against the stable's window — each canary session a Bernoulli trial, H0 failing at
+// the stable's rate over the whole window (every minute of it, before the canary started too),
+// H1 at k times that rate. It knows the stable's rate from far more sessions than the canary's
+// own minutes hold. What it cannot do by itself is tell a canary's fault from an incident that
+// fails every release at once, so a minute in which the stable itself failed far more often than
+// its window rate (Poisson tail below `incident`) is left out of it: that minute is judged by the
+// same-minute test alone, which an incident cannot fool; and only whole minutes count, since in the
+// first seconds of an incident the stable may not have failed yet. The rate is estimated, so Ville's bound
+// is no longer exact; the two tests share the error budget (α 0.003 + 0.007) and the simulation
+// (scripts/health/simulate.mjs) measures what they do together.
 //
 // LCP — a second test of the same form on the window's LCP samples: of the samples above the p75
 // of both releases together, how many are the canary's. Under H0 (one distribution) each is the
@@ -41,7 +49,8 @@
 // test's in the worst case; in simulation it rolls back no healthy canary.
 import { bucketValue, countOf, splitAtQuantile } from './histogram.mjs';
 
-export const FAILURE_TEST = Object.freeze({ alpha: 0.01, beta: 0.05, ratio: 6, minCanarySessions: 20 });
+export const FAILURE_TEST = Object.freeze({ alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20 });
+export const REFERENCE_TEST = Object.freeze({ alpha: 0.007, ratio: 6, incident: 0.01 });
 export const LCP_TEST = Object.freeze({ alpha: 0.01, minSamples: 100, worseBy: 0.2, q0: 0.25, q1: 0.4 });
 
 /** Wald's boundaries on the log-likelihood ratio, with 1/α above (see the top of this file). */
@@ -84,6 +93,43 @@ export function failureTest(strata, options = {}) {
   else if (llr >= upper) verdict = 'worse';
   else if (llr <= lower) verdict = 'healthy';
   return { verdict, llr, upper, lower, ratio, alpha, canary, stable };
+}
+
+/** P(X ≥ k) for X Poisson with this mean. */
+function poissonTail(mean, k) {
+  if (k <= 0) return 1;
+  let term = Math.exp(-mean);
+  let below = term;
+  for (let i = 1; i < k; i += 1) {
+    term *= mean / i;
+    below += term;
+  }
+  return Math.max(0, 1 - below);
+}
+
+/**
+ * The failure-rate test against the stable's rate over its whole window (`stable`: its totals),
+ * on the same strata as failureTest. verdict: 'worse' (rollback) or 'undecided'; the minimum of
+ * canary sessions is failureTest's. `skipped`: minutes left out as a possible incident.
+ */
+export function referenceTest(strata, stable, options = {}) {
+  const { alpha, ratio, incident } = { ...REFERENCE_TEST, ...options };
+  const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
+  // One failure and one success added: a stable that has not failed yet is not taken as perfect.
+  const rate = (stable.failures + 1) / (stable.sessions + 2);
+  const h1 = ratio * rate;
+  let llr = 0;
+  let skipped = 0;
+  for (const stratum of strata) {
+    if (h1 >= 1 || stratum.canarySessions === 0) continue;
+    if (poissonTail(stratum.stableSessions * rate, stratum.stableFailures) < incident) {
+      skipped += 1;
+      continue;
+    }
+    const successes = stratum.canarySessions - stratum.canaryFailures;
+    llr += stratum.canaryFailures * Math.log(ratio) + successes * Math.log((1 - h1) / (1 - rate));
+  }
+  return { verdict: llr >= upper ? 'worse' : 'undecided', llr, upper, alpha, ratio, rate, skipped };
 }
 
 /**

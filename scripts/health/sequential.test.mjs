@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bucketOf, emptyHistogram } from './histogram.mjs';
-import { boundaries, FAILURE_TEST, failureTest, lcpTest, stratumLlr } from './sequential.mjs';
+import { boundaries, FAILURE_TEST, failureTest, lcpTest, referenceTest, stratumLlr } from './sequential.mjs';
 import { mulberry32 } from './simulate.mjs';
 
 const stratum = (canarySessions, canaryFailures, stableSessions, stableFailures) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
@@ -17,9 +17,9 @@ const choose = (n, k) => {
 describe('the failure-rate SPRT', () => {
   it('has Wald’s lower boundary and 1/α as its upper one', () => {
     const { upper, lower } = boundaries(FAILURE_TEST);
-    assert.equal(upper, Math.log(100));
-    assert.equal(lower, Math.log(0.05 / 0.99));
-    assert.deepEqual({ ...FAILURE_TEST }, { alpha: 0.01, beta: 0.05, ratio: 6, minCanarySessions: 20 });
+    assert.equal(upper, Math.log(1 / 0.003));
+    assert.equal(lower, Math.log(0.05 / 0.997));
+    assert.deepEqual({ ...FAILURE_TEST }, { alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20 });
   });
 
   it('is a fair bet under H0: the likelihood ratio of a stratum averages exactly 1 when the canary’s share of failures is its share of sessions', () => {
@@ -69,6 +69,30 @@ describe('the failure-rate SPRT', () => {
     const p1 = (6 * pooledShare) / (6 * pooledShare + 1 - pooledShare);
     const pooledLlr = 25 * Math.log(p1 / pooledShare) + 25 * Math.log((1 - p1) / (1 - pooledShare));
     assert.ok(pooledLlr > boundaries(FAILURE_TEST).upper, 'pooling would have rolled it back');
+  });
+});
+
+describe('the failure-rate test against the stable’s window', () => {
+  const minute = (canarySessions, canaryFailures, stableSessions, stableFailures) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
+
+  it('gains ln(k) per canary failure and loses a little per success, against the stable’s rate with one failure and one success added', () => {
+    const result = referenceTest([minute(100, 2, 100, 0)], { sessions: 998, failures: 4 });
+    assert.equal(result.rate, 5 / 1000);
+    const expected = 2 * Math.log(6) + 98 * Math.log((1 - 0.03) / (1 - 0.005));
+    assert.ok(Math.abs(result.llr - expected) < 1e-9, `${result.llr} vs ${expected}`);
+    assert.equal(result.verdict, 'undecided');
+  });
+
+  it('calls a canary failing ten times the stable’s rate worse, and one failing as often not', () => {
+    assert.equal(referenceTest([minute(200, 10, 200, 1)], { sessions: 5000, failures: 25 }).verdict, 'worse');
+    assert.equal(referenceTest([minute(200, 1, 200, 1)], { sessions: 5000, failures: 25 }).verdict, 'undecided');
+    assert.ok(referenceTest([minute(200, 1, 200, 1)], { sessions: 5000, failures: 25 }).llr < 0);
+  });
+
+  it('leaves out a minute in which the stable itself failed far beyond its rate', () => {
+    const result = referenceTest([minute(100, 20, 100, 20), minute(100, 0, 100, 0)], { sessions: 5000, failures: 45 });
+    assert.equal(result.skipped, 1);
+    assert.ok(result.llr < 0);
   });
 });
 

@@ -1,5 +1,5 @@
 // The guard over 1,000 simulated canaries of each kind (scripts/health/simulate.mjs), seeded:
-// issue 17's "Numbers to reach", as far as a same-window comparison can reach them.
+// the guard's targets, as far as the stable's rate can be known from its window (docs/architecture.md, "Release health").
 // Run: node --test scripts/health/simulate.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,16 +14,15 @@ describe('simulated canaries', () => {
   it('rolls back every one of 1,000 canaries failing 5 % vs 0.5 %, most within 200 of their sessions', () => {
     const failing = simulate({ seed: 18, runs: 1000, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 1000 });
     assert.ok(failing.rolledBack >= 0.99, `within 1,000 sessions: ${failing.rolledBack}`);
-    // Issue 17 asks ≥ 95 % within 200 sessions. Compared on the same minutes, a canary at a share s
-    // has only (1 − s)/s × 200 stable sessions to be judged against, about one failure at 50 %: the
-    // rate within 200 falls with the share (simulate.mjs prints it per share). These are the floors.
+    // The aim is ≥ 95 % within 200 sessions; with the stable's rate known exactly the test could
+    // reach 96 % (below), and estimating it from the window costs a few points. These are the floors.
     const [narrowest, , , widest] = failing.perBand.map((band) => band.within / band.runs);
-    assert.ok(failing.within >= 0.7, `within 200 sessions: ${failing.within}`);
-    assert.ok(narrowest >= 0.85, `share 10–20 %: ${narrowest}`);
-    assert.ok(widest >= 0.5, `share 40–50 %: ${widest}`);
+    assert.ok(failing.within >= 0.87, `within 200 sessions: ${failing.within}`);
+    assert.ok(narrowest >= 0.9, `share 10–20 %: ${narrowest}`);
+    assert.ok(widest >= 0.82, `share 40–50 %: ${widest}`);
   });
 
-  it('is no better with the stable’s rate known exactly than the issue asks: 95 % within 200 is the limit', () => {
+  it('could reach 96 % within 200 with the stable’s rate known exactly: the limit of the test', () => {
     const best = knownRatePower({ rate: 0.05, stableRate: 0.005 });
     assert.ok(best > 0.95 && best < 0.97, String(best));
     assert.ok(knownRatePower({ rate: 0.005, stableRate: 0.005, within: 10_000 }) < 0.01);
