@@ -1,6 +1,7 @@
 // Serves built apps the way a CDN would: hashed files immutable, entry documents no-cache,
 // precompressed brotli/gzip when the browser accepts them, CORS for the remotes. Strict by
-// default: GET and HEAD only, paths checked before any file is looked up (scripts/staticFiles.mjs),
+// default: GET and HEAD only (a service given to it answers its own requests, e.g. the release
+// health collector's POSTs), paths checked before any file is looked up (scripts/staticFiles.mjs),
 // bounded time per request and connections, loopback only unless HOST says otherwise.
 import { realpathSync } from 'node:fs';
 import http from 'node:http';
@@ -27,14 +28,16 @@ const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).e
  * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown>,
- *   pages?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> }} options
+ *   pages?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+ *   services?: { matches(req: http.IncomingMessage): boolean, handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> }[] }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
  *   pages: answers every page address (a path that does not name a file): the shell's server render.
  *   only: the (decoded, checked) paths served; anything else is a 404.
+ *   services: answer the requests they match, whatever the method, before anything else.
  *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
  *   Files are read from the disk on every request, so a rebuilt app or a new release shows at once.
  */
-export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages }) {
+export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages, services = [] }) {
   const { maxConnections, ...timeouts } = { ...LIMITS, ...limits };
   const realRoot = realpathSync(dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
@@ -42,6 +45,8 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
 
   async function answer(req, res) {
     secureResponse(res);
+    const service = services.find((candidate) => candidate.matches(req));
+    if (service) return service.handle(req, res);
     if (cors) {
       res.setHeader('Access-Control-Allow-Origin', '*');
       if (req.method === 'OPTIONS') {

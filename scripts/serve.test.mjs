@@ -164,7 +164,12 @@ describe('the releases origin', () => {
 describe('an app server (the shell)', () => {
   let server;
   before(async () => {
-    server = await serveApp({ dir: dist, port: 0, spa: true, documents: { '/config.json': () => ({ ok: true }) } });
+    // A service answering its own path, whatever the method (as the release health collector does).
+    const echo = {
+      matches: (req) => req.url === '/health/reports',
+      handle: async (req, res) => res.writeHead(202, { 'Content-Type': 'text/plain' }).end(`took ${req.method}`),
+    };
+    server = await serveApp({ dir: dist, port: 0, spa: true, documents: { '/config.json': () => ({ ok: true }) }, services: [echo] });
   });
   after(() => server.close());
 
@@ -191,6 +196,14 @@ describe('an app server (the shell)', () => {
     const response = await hostile(server, '/config.json', { method: 'POST' });
     assert.equal(response.status, 405);
     assert.equal(response.headers.allow, 'GET, HEAD');
+  });
+
+  it('lets a service answer its own path, POST included, with the security headers', async () => {
+    const response = await hostile(server, '/health/reports', { method: 'POST' });
+    assert.equal(response.status, 202);
+    assert.equal(response.body, 'took POST');
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal((await hostile(server, '/health/reports/x', { method: 'POST' })).status, 405);
   });
 });
 

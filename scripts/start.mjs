@@ -35,8 +35,10 @@ async function main() {
 
   // The shell opens last, so "ready" means the whole site answers. It renders every page on its
   // server (docs/architecture.md#server-rendering); NETNET_SSR=off serves the shell's index.html
-  // alone, the browser rendering everything (the benchmark's baseline).
-  keepServer(await serveShell({ port: ports.shell }));
+  // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
+  // release-health reports, and its guard rolls back a canary doing worse than its stable
+  // (NETNET_GUARD=off: reports only, e.g. when `npm run rollout -- guard` runs elsewhere).
+  keepServer(await serveShell({ port: ports.shell, guard: process.env.NETNET_GUARD !== 'off' && {} }));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s)`);
 }
