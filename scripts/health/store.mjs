@@ -1,18 +1,20 @@
 // Where the figures live across restarts: an append-only log of accepted batches, one JSON line
-// each, written and fsynced before the collector answers 204 — so a batch it acknowledged is on
-// disk even if the process is killed the next instant (kill -9) — and now and then compacted into
-// a snapshot of the figures. Opening replays the snapshot and then the log lines it does not hold.
+// each, written to the file before the collector answers 204 — so a batch it acknowledged is in
+// the file even if the process is killed the next instant (kill -9: what write(2) returned is the
+// kernel's, not the process's) — and now and then compacted into a snapshot of the figures.
+// Opening replays the snapshot and then the log lines it does not hold.
 //
 //   <dir>/reports.log    {"seq":12,"at":1736150400000,"reports":[…]}\n …
 //   <dir>/figures.json   {"seq":11,"figures":{…}}   (what createFigures().toJSON() gives)
 //
-// Appends that arrive while a write is on its way to disk wait and go together in the next one
-// (one write, one fsync), so the disk's fsync rate does not cap the reports per second.
+// The log is fsynced every `syncEveryMs` (1 s) rather than before each answer: a machine that
+// loses power can lose the last second of reports, which costs the guard a second of evidence,
+// while an fsync per batch put the disk's flush time (10–100 ms here) on every beacon.
+// Appends that arrive while a write is under way wait and go together in the next one (one write).
 // A crash mid-write can leave a torn last line: it was never acknowledged, so it is dropped, and
 // cut off before anything is appended after it. The snapshot is written beside and renamed over,
-// as the rollout file is (scripts/deploy/rolloutFile.mjs, whose writer is private to rollouts);
-// its `seq` says which log lines it already holds, so a crash between the rename and emptying the
-// log counts nothing twice.
+// as the rollout file is (scripts/durableWrite.mjs); its `seq` says which log lines it already
+// holds, so a crash between the rename and emptying the log counts nothing twice.
 import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -85,12 +87,12 @@ export function readFigures({ dir, windowMinutes = 60, now = Date.now() }) {
 /**
  * Opens (creating) the store in `dir` and replays it into new figures.
  *
- * @param {{ dir: string, windowMinutes?: number, maxSeries?: number, compactEvery?: number, now?: () => number }} options
- *   `compactEvery`: log lines between snapshots.
+ * @param {{ dir: string, windowMinutes?: number, maxSeries?: number, compactEvery?: number, syncEveryMs?: number, now?: () => number }} options
+ *   `compactEvery`: log lines between snapshots; `syncEveryMs`: most time between a write and its fsync.
  * @returns {Promise<{ figures, append(reports, at: number): Promise<void>, compact(): Promise<void>, close(): Promise<void> }>}
  *   `append` resolves once the batch is on disk and counted; rejects (nothing counted) when it cannot be.
  */
-export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEvery = 1000, now = Date.now }) {
+export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEvery = 1000, syncEveryMs = 1000, now = Date.now }) {
   mkdirSync(dir, { recursive: true });
   const figures = createFigures({ windowMinutes, maxSeries });
   const logPath = join(dir, LOG_FILE);
@@ -121,6 +123,18 @@ export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEve
     return run;
   };
 
+  let syncTimer = null;
+  function scheduleSync() {
+    if (syncTimer) return;
+    syncTimer = setTimeout(() => {
+      syncTimer = null;
+      enqueue(() => handle.sync()).catch(() => {
+        // The next write finds out whether the file still takes writes; until then nothing is lost.
+      });
+    }, syncEveryMs);
+    syncTimer.unref();
+  }
+
   async function compactNow() {
     writeFileDurably(join(dir, SNAPSHOT_FILE), JSON.stringify({ seq, figures: figures.toJSON() }));
     await handle.truncate(0);
@@ -140,8 +154,8 @@ export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEve
       const bytes = Buffer.from(text);
       let written = 0;
       while (written < bytes.length) written += (await handle.write(bytes, written)).bytesWritten;
-      await handle.sync();
       size += bytes.length;
+      scheduleSync();
     } catch (error) {
       // Nothing of this batch was acknowledged: take it off the log, or refuse all later appends
       // rather than write after a half line.
@@ -184,7 +198,11 @@ export async function openStore({ dir, windowMinutes = 60, maxSeries, compactEve
     compact: () => enqueue(compactNow),
     close() {
       closed = true;
-      return enqueue(() => handle.close());
+      clearTimeout(syncTimer);
+      return enqueue(async () => {
+        await handle.sync();
+        await handle.close();
+      });
     },
   };
 }
