@@ -4,6 +4,7 @@ import { loadRemoteMap } from '../federation/lastGoodMap';
 import { preloadMemberRemotes, preloadOnIntent, warmPath } from '../federation/preload';
 import { registerRollout } from '../federation/registerRollout';
 import { parseRemoteMap } from '../federation/remoteMap';
+import { pageAt } from '../pages';
 import { startAuth } from '../auth/startAuth';
 import { takeRuntimeDocument } from './runtimeDocuments';
 import type { ServerState } from './serverState';
@@ -43,7 +44,19 @@ export async function boot(server: ServerState | null = null): Promise<void> {
   startAuth(config, afterFirstPage, server ? server.member : undefined);
   const signedIn = () => getDefaultStore().get(authAtom).status === 'authenticated';
   // The page being opened starts loading now, while React renders the shell around it.
+  const firstRemote = pageAt(window.location.pathname, signedIn()).remote;
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);
   preloadOnIntent(signedIn);
   afterFirstPage(() => signedIn() && preloadMemberRemotes());
+  // Release health (its own chunk, web-vitals another) costs the first page nothing; it reads
+  // what happened before it from the rollout status. Without it the page simply sends no reports.
+  afterFirstPage(
+    () =>
+      void import(/* webpackChunkName: "release-health" */ '../health/startHealth').then(
+        ({ startHealth }) => {
+          startHealth({ firstRemote });
+        },
+        () => {},
+      ),
+  );
 }

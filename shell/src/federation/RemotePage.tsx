@@ -1,5 +1,6 @@
 import { Suspense, lazy, useContext, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
+import { reportAreaError } from './areaErrors';
 import { loadPage, pageKey } from './preload';
 import { LeftToBrowser, RenderedPageContext } from './renderedPage';
 import type { RemoteName } from './remotes';
@@ -11,11 +12,18 @@ type Page = LazyExoticComponent<ComponentType>;
 // One lazy component per page, so moving between pages doesn't reload them. React.lazy caches a
 // failure forever, so a failed page is dropped from here and the next attempt makes a new one.
 const pages = new Map<string, Page>();
+// Pages whose code could not be had: what the boundary then catches is a failed load (the release
+// is unavailable), not the page throwing while it rendered.
+const failedLoads = new Set<string>();
 
 function pageFor(key: string): Page {
   let page = pages.get(key);
   if (!page) {
-    page = lazy(() => loadPage(key));
+    page = lazy(() => {
+      const load = loadPage(key);
+      void load.catch(() => failedLoads.add(key));
+      return load;
+    });
     pages.set(key, page);
   }
   return page;
@@ -47,6 +55,7 @@ export function RemotePage({ remote, module }: RemotePageProps) {
     />
   );
   const onError = (error: unknown) => {
+    reportAreaError(remote, error, { loading: failedLoads.delete(key) });
     console.warn('[netnet] an area failed to render:', error instanceof Error ? error.message : error);
     pages.delete(key);
   };

@@ -1,0 +1,63 @@
+import type { HealthReport } from './reports';
+
+// How reports reach the site's own server: a beacon, which the browser delivers even while the
+// page is going away, as text/plain (a "simple" request the collector accepts, so no preflight);
+// fetch with keepalive where there is no beacon or the browser declines it. A report lost is a
+// session not counted, never something the member sees: nothing here throws.
+
+export const REPORTS_URL = '/health/reports';
+// The collector's limits per POST (scripts/health/reports.mjs): a batch over them is refused whole.
+export const MAX_REPORTS = 50;
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const beaconOf = (): ((url: string, body: string) => boolean) | null =>
+  typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' ? navigator.sendBeacon.bind(navigator) : null;
+const fetchOf = (): typeof fetch | null => (typeof fetch === 'function' ? fetch : null);
+
+/** Whether this browser can send reports at all. */
+export const canSend = (): boolean => beaconOf() !== null || fetchOf() !== null;
+
+const encoder = new TextEncoder();
+const bytes = (text: string) => encoder.encode(text).length;
+const bodyOf = (reports: readonly string[]) => `{"reports":[${reports.join(',')}]}`;
+
+/** The POST bodies for some reports: at most 50 reports and 16 KB each, in order. */
+export function bodiesFor(reports: readonly HealthReport[]): string[] {
+  const empty = bytes(bodyOf([]));
+  const bodies: string[] = [];
+  let batch: string[] = [];
+  let size = empty;
+  for (const report of reports) {
+    const json = JSON.stringify(report);
+    const length = bytes(json);
+    // Fields are bounded, so no report comes near the limit; one that did would only be refused.
+    if (empty + length > MAX_BODY_BYTES) continue;
+    if (batch.length > 0 && (batch.length === MAX_REPORTS || size + 1 + length > MAX_BODY_BYTES)) {
+      bodies.push(bodyOf(batch));
+      batch = [];
+      size = empty;
+    }
+    size += length + (batch.length > 0 ? 1 : 0);
+    batch.push(json);
+  }
+  if (batch.length > 0) bodies.push(bodyOf(batch));
+  return bodies;
+}
+
+function post(body: string): void {
+  try {
+    if (beaconOf()?.(REPORTS_URL, body)) return;
+  } catch {
+    // The browser refused the beacon outright: try fetch.
+  }
+  try {
+    fetchOf()?.(REPORTS_URL, { method: 'POST', keepalive: true, body, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
+  } catch {
+    // Nothing left to try; the reports are lost.
+  }
+}
+
+/** Sends reports now, in as many batches as the collector's limits need. */
+export function sendReports(reports: readonly HealthReport[]): void {
+  for (const body of bodiesFor(reports)) post(body);
+}

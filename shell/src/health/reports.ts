@@ -1,0 +1,124 @@
+import type { RemoteName } from '../federation/remotes';
+import type { Channel } from '../rollout/chooseRelease';
+
+// What this document tells the site's server about the releases it used: one session per release
+// with its outcome, and the page's web vitals as samples (docs/architecture.md, "Release health";
+// the collector's schema is scripts/health/reports.mjs). A report holds the fields below and
+// nothing else, so none can carry a member id, an email or a URL.
+
+export type Outcome = 'loaded' | 'fell-back' | 'failed' | 'boundary-error' | 'uncaught-error';
+
+export interface Vitals {
+  lcp?: number;
+  inp?: number;
+  cls?: number;
+}
+
+export type VitalName = keyof Vitals;
+
+/** One release of one remote, on the channel this page got it from. */
+export interface ReleaseRef {
+  remote: RemoteName;
+  version: string;
+  channel: Channel;
+}
+
+export interface HealthReport {
+  remote: RemoteName;
+  release: string;
+  channel: Channel;
+  outcome?: Outcome;
+  vitals?: Vitals;
+}
+
+// The collector's bounds (scripts/health/reports.mjs): one value outside them, or one version too
+// long, refuses the whole batch, so such a report is never queued.
+export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly [number, number]>> = { lcp: [0, 60_000], inp: [0, 60_000], cls: [0, 10] };
+const MAX_VERSION_LENGTH = 64;
+
+export const withinBounds = (name: VitalName, value: number): boolean =>
+  Number.isFinite(value) && value >= VITAL_BOUNDS[name][0] && value <= VITAL_BOUNDS[name][1];
+
+interface Session {
+  outcome: Outcome;
+  sent: boolean;
+  /** A failure after the session went out as loaded has been sent as one more session. */
+  failedAfterSend: boolean;
+}
+
+export interface Sessions {
+  /**
+   * Records how a release did in this document. The first outcome stands, except that a failure
+   * replaces `loaded` while the report is still queued; once `loaded` went out, a failure goes
+   * out as one more session (the figures count it as one more failed session), and only once.
+   * True when something new is waiting to be sent.
+   */
+  settle(release: ReleaseRef, outcome: Outcome): boolean;
+  /** Adds vitals samples (no session) for a release. True when something new is waiting. */
+  addVitals(release: ReleaseRef, vitals: Vitals): boolean;
+  /** Everything waiting (sessions first, then later failures and vitals), now counted as sent. */
+  take(): HealthReport[];
+}
+
+const keyOf = ({ remote, version, channel }: ReleaseRef) => `${remote}@${version}#${channel}`;
+const sendable = ({ version }: ReleaseRef) => version.length <= MAX_VERSION_LENGTH;
+const reportOf = ({ remote, version, channel }: ReleaseRef): HealthReport => ({ remote, release: version, channel });
+
+export function createSessions(): Sessions {
+  const sessions = new Map<string, { release: ReleaseRef; session: Session }>();
+  // Reports that are not the session's first: failures after it went out, and vitals.
+  let queued: { release: ReleaseRef; outcome?: Outcome; vitals?: Vitals }[] = [];
+  // Sessions not sent yet.
+  let waiting: string[] = [];
+
+  return {
+    settle(release, outcome) {
+      if (!sendable(release)) return false;
+      const key = keyOf(release);
+      const known = sessions.get(key);
+      if (!known) {
+        sessions.set(key, { release, session: { outcome, sent: false, failedAfterSend: false } });
+        waiting.push(key);
+        return true;
+      }
+      const { session } = known;
+      if (outcome === 'loaded' || session.outcome !== 'loaded') return false;
+      if (!session.sent) {
+        session.outcome = outcome;
+        return true;
+      }
+      if (session.failedAfterSend) return false;
+      session.failedAfterSend = true;
+      queued.push({ release, outcome });
+      return true;
+    },
+    addVitals(release, vitals) {
+      if (!sendable(release)) return false;
+      const kept = Object.fromEntries(
+        (Object.entries(vitals) as [VitalName, number | undefined][]).filter(
+          (entry): entry is [VitalName, number] => entry[1] !== undefined && withinBounds(entry[0], entry[1]),
+        ),
+      ) as Vitals;
+      if (Object.keys(kept).length === 0) return false;
+      // Samples that arrive together go out in one report.
+      const pending = queued.find((report) => report.vitals && report.outcome === undefined && keyOf(report.release) === keyOf(release));
+      if (pending) pending.vitals = { ...pending.vitals, ...kept };
+      else queued.push({ release, vitals: kept });
+      return true;
+    },
+    take() {
+      const reports: HealthReport[] = [];
+      for (const key of waiting) {
+        const known = sessions.get(key)!;
+        known.session.sent = true;
+        reports.push({ ...reportOf(known.release), outcome: known.session.outcome });
+      }
+      for (const { release, outcome, vitals } of queued) {
+        reports.push({ ...reportOf(release), ...(outcome && { outcome }), ...(vitals && { vitals }) });
+      }
+      waiting = [];
+      queued = [];
+      return reports;
+    },
+  };
+}
