@@ -14,13 +14,14 @@ const root = resolve(__dirname, '../../..');
 let deploy: string;
 let builds: string;
 
-function node(args: string[]) {
-  const { NETNET_ENV: _env, NETNET_DEPLOY_URL: _url, ...env } = process.env;
-  const result = spawnSync(process.execPath, args, {
-    cwd: root,
-    env: { ...env, NETNET_DEPLOY_DIR: deploy },
-    encoding: 'utf8',
-  });
+/** The environment the CLIs run with: this test's deploy tree, and nothing of the caller's that would change what they do. */
+function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NETNET_ENV: _env, NETNET_DEPLOY_URL: _url, NETNET_SHELL_MANIFEST: _shell, ...env } = process.env;
+  return { ...env, NETNET_DEPLOY_DIR: deploy, ...extra };
+}
+
+function node(args: string[], extra: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, args, { cwd: root, env: cliEnv(extra), encoding: 'utf8' });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -30,21 +31,33 @@ const sha384 = (content: string | Buffer) => `sha384-${createHash('sha384').upda
 
 /** The same command, not waiting for it: for commands run at the same time. */
 function cliAsync(script: 'release' | 'rollout', ...args: string[]): Promise<{ code: number | null; err: string }> {
-  const { NETNET_ENV: _env, NETNET_DEPLOY_URL: _url, ...env } = process.env;
-  const child = spawn(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
-    cwd: root,
-    env: { ...env, NETNET_DEPLOY_DIR: deploy },
-  });
+  const child = spawn(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], { cwd: root, env: cliEnv() });
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((done) => child.on('close', (code) => done({ code, err })));
 }
 
-/** A stand-in for a production build of a remote at a version. */
-function fakeBuild(remote: string, version: string, name = remote.replace('-', '_')): string {
+type Shared = { name: string; version: string; singleton: boolean; requiredVersion: string | false };
+const shared = (name: string, requiredVersion: string, version = requiredVersion.replace(/^\D+/, '')): Shared => ({ name, version, singleton: true, requiredVersion });
+
+/**
+ * The `shared` list of a production build of the current code, as webpack.shared.js makes it:
+ * the singletons at the ranges of shared/package.json, and @netnet/shared at ^its version.
+ */
+function sharedOfThisCode(): Shared[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'shared/package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+  const singletons = { react: 'react', 'react/jsx-runtime': 'react', 'react-dom': 'react-dom', 'react-dom/client': 'react-dom', jotai: 'jotai' };
+  return [
+    ...Object.entries(singletons).map(([name, from]) => shared(name, pkg.dependencies[from]!)),
+    shared(pkg.name, `^${pkg.version}`),
+  ];
+}
+
+/** A stand-in for a production build of a remote at a version; its manifest declares `sharedList`. */
+function fakeBuild(remote: string, version: string, name = remote.replace('-', '_'), sharedList: Shared[] = sharedOfThisCode()): string {
   const dir = join(builds, `${remote}-${version}-${name}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ name, metaData: { buildInfo: { buildVersion: version } } }));
+  writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ name, metaData: { buildInfo: { buildVersion: version } }, shared: sharedList }));
   writeFileSync(join(dir, 'remoteEntry.js'), `/* ${remote} ${version} */`);
   return dir;
 }
@@ -114,6 +127,7 @@ describe('rollout', () => {
     const { code, out } = cli('rollout', 'status');
     expect(code).toBe(0);
     expect(out).toContain('environment local (nothing rolled out yet)');
+    expect(out).toMatch(/release health: nothing reported yet \(.*health\.local\/ does not exist/);
     expect(out).toMatch(/remote-auth\s+own build \(http:\/\/localhost:3001\/mf-manifest.json\)/);
     expect(out).toMatch(/remote-title\s+own build .* published 1.3.0, 1.4.0, 1.5.0/);
   });
@@ -321,5 +335,292 @@ describe('rollout commands at the same time', () => {
     expect(cli('rollout', 'stable', 'remote-title', '1.0.0').code).toBe(0);
     expect(rolloutFile().remotes['remote-title'].stable).toBe('1.0.0');
     expect(existsSync(join(deploy, 'rollout.local.json.lock'))).toBe(false);
+  });
+});
+
+describe('the compatibility gate', () => {
+  // A shell build of our own making, so the versions it provides are known here exactly.
+  let shellManifest: string;
+  const gated = (...args: string[]) => node([join(root, 'scripts', 'rollout.mjs'), ...args], { NETNET_SHELL_MANIFEST: shellManifest });
+  const release = (version: string, sharedList: Shared[]) =>
+    expect(cli('release', 'remote-title', '--version', version, '--from', fakeBuild('remote-title', version, undefined, sharedList)).code).toBe(0);
+  const fits = [shared('react', '^19.0.0'), shared('react-dom/client', '^19.3.0'), shared('jotai', '~2.20.0'), shared('@netnet/shared', '^1.0.0')];
+  const needsReact20 = [shared('react', '^20.0.0'), shared('jotai', '^2.20.3')];
+
+  beforeEach(() => {
+    shellManifest = join(builds, 'shell-mf-manifest.json');
+    const provides = { react: '19.3.1', 'react-dom': '19.3.1', 'react-dom/client': '19.3.1', 'react/jsx-runtime': '19.3.1', jotai: '2.20.3', '@netnet/shared': '1.0.0' };
+    writeFileSync(shellManifest, JSON.stringify({ name: 'shell', shared: Object.entries(provides).map(([name, version]) => shared(name, `^${version}`, version)) }));
+    release('1.3.0', fits);
+  });
+
+  it('lets a release through whose every requirement the shell meets, without a word', () => {
+    const result = gated('stable', 'remote-title', '1.3.0');
+    expect(result.code).toBe(0);
+    expect(result.err).toBe('');
+    expect(rolloutFile().remotes['remote-title'].stable).toBe('1.3.0');
+  });
+
+  it('refuses a canary that needs another version of a shared package, naming the package and both versions', () => {
+    gated('stable', 'remote-title', '1.3.0');
+    release('1.4.0', needsReact20);
+    const refused = gated('canary', 'remote-title', '1.4.0', '--percent', '10');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('the compatibility gate refuses remote-title 1.4.0');
+    expect(refused.err).toContain('remote-title 1.4.0 needs react ^20.0.0; the shell provides 19.3.1');
+    expect(refused.err).not.toContain('jotai');
+    expect(refused.err).toContain('--skip-compatibility rolls it out anyway');
+    expect(rolloutFile().remotes['remote-title'].canary).toBeUndefined();
+  });
+
+  it('refuses it as stable and when promoting it; --skip-compatibility lets it through with a warning saying what was overridden', () => {
+    gated('stable', 'remote-title', '1.3.0');
+    release('1.4.0', needsReact20);
+    expect(gated('stable', 'remote-title', '1.4.0').code).toBe(1);
+    expect(rolloutFile().remotes['remote-title'].stable).toBe('1.3.0');
+
+    const forced = gated('canary', 'remote-title', '1.4.0', '--percent', '10', '--skip-compatibility');
+    expect(forced.code).toBe(0);
+    expect(forced.err).toContain('warning: --skip-compatibility: rolling out remote-title 1.4.0 although the compatibility gate refuses it');
+    expect(forced.err).toContain('remote-title 1.4.0 needs react ^20.0.0; the shell provides 19.3.1');
+    expect(rolloutFile().remotes['remote-title'].canary).toEqual({ version: '1.4.0', percent: 10 });
+
+    // Promote checks the canary it would make stable.
+    const promoted = gated('promote', 'remote-title');
+    expect(promoted.code).toBe(1);
+    expect(promoted.err).toContain('remote-title 1.4.0 needs react ^20.0.0; the shell provides 19.3.1');
+    expect(rolloutFile().remotes['remote-title'].stable).toBe('1.3.0');
+    expect(gated('promote', 'remote-title', '--skip-compatibility').code).toBe(0);
+    expect(rolloutFile().remotes['remote-title'].stable).toBe('1.4.0');
+  });
+
+  it('names a shared package the shell does not provide at all', () => {
+    release('1.4.0', [...fits, shared('react-router', '^7.0.0')]);
+    const refused = gated('stable', 'remote-title', '1.4.0');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('remote-title 1.4.0 needs react-router ^7.0.0, which the shell does not share');
+  });
+
+  it('refuses a release whose manifest cannot be read, unless overridden', () => {
+    mkdirSync(join(deploy, 'remote-title', '1.9.0'));
+    writeFileSync(join(deploy, 'remote-title', '1.9.0', 'mf-manifest.json'), '{"name": "remote_title", "shared": ');
+    const refused = gated('stable', 'remote-title', '1.9.0');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/remote-title 1\.9\.0 has no readable mf-manifest\.json \(.*JSON.*\), so what it needs from the shell cannot be checked/);
+    expect(existsSync(join(deploy, 'rollout.local.json'))).toBe(false);
+    const forced = gated('stable', 'remote-title', '1.9.0', '--skip-compatibility');
+    expect(forced.code).toBe(0);
+    expect(forced.err).toContain('warning: --skip-compatibility');
+  });
+
+  it('refuses everything when the shell manifest it was pointed at is missing', () => {
+    rmSync(shellManifest);
+    const refused = gated('stable', 'remote-title', '1.3.0');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/the shell's manifest .*shell-mf-manifest\.json cannot be read \(it does not exist\)/);
+  });
+
+  it('checks against the shell of this checkout (its build, else its installed packages): the current code passes, a newer React does not', () => {
+    // What the CLI reads without NETNET_SHELL_MANIFEST, read the same way here.
+    const build = join(root, 'shell/dist/mf-manifest.json');
+    const react = existsSync(build)
+      ? (JSON.parse(readFileSync(build, 'utf8')) as { shared: Shared[] }).shared.find((entry) => entry.name === 'react')!.version
+      : (JSON.parse(readFileSync(require.resolve('react/package.json', { paths: [join(root, 'shell')] }), 'utf8')) as { version: string }).version;
+    release('1.4.0', sharedOfThisCode());
+    expect(cli('rollout', 'stable', 'remote-title', '1.4.0')).toMatchObject({ code: 0, err: '' });
+    release('1.5.0', [shared('react', '^99.0.0')]);
+    const refused = cli('rollout', 'canary', 'remote-title', '1.5.0', '--percent', '5');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`remote-title 1.5.0 needs react ^99.0.0; the shell provides ${react}`);
+  });
+});
+
+describe('release health', () => {
+  type Report = { remote: string; release: string; channel: string; outcome?: string; vitals?: { lcp?: number } };
+  let seq = 0;
+
+  /** Appends batches to the environment's health store in the store's own log format (scripts/health/store.mjs). */
+  function reportsArrived(reports: Report[], at = Date.now(), env = 'local') {
+    const dir = join(deploy, `health.${env}`);
+    mkdirSync(dir, { recursive: true });
+    seq += 1;
+    writeFileSync(join(dir, 'reports.log'), `${JSON.stringify({ seq, at, reports })}\n`, { flag: 'a' });
+  }
+  const times = (count: number, make: (index: number) => Report) => Array.from({ length: count }, (_, index) => make(index));
+  const setRollout = (rollout: object) => writeFileSync(join(deploy, 'rollout.local.json'), JSON.stringify(rollout));
+
+  beforeEach(() => {
+    seq = 0;
+    const releases: [string, string][] = [['remote-title', '1.3.0'], ['remote-title', '1.4.0'], ['remote-search', '1.0.0'], ['remote-search', '1.1.0']];
+    for (const [remote, version] of releases) {
+      expect(publish(remote, version).code).toBe(0);
+    }
+  });
+
+  it('status gives each release’s sessions, failures, rate and LCP p75, the guard’s verdict and its history', () => {
+    setRollout({
+      remotes: {
+        'remote-title': { stable: '1.3.0', canary: { version: '1.4.0', percent: 10 }, history: [] },
+        'remote-search': { stable: '1.1.0', history: ['1.0.0'], rolledBack: [] },
+      },
+      guardHistory: [
+        { at: '2026-11-20T09:15:00.000Z', remote: 'remote-title', action: 'rollback', version: '1.2.0', stable: '1.3.0', from: 25, reason: 'failure rate: canary 1.2.0 failed 9 of 30 sessions' },
+        { at: '2026-11-20T08:00:00.000Z', remote: 'remote-search', action: 'widen', version: '1.1.0', stable: '1.0.0', from: 10, to: 25, reason: 'healthy at 10%' },
+      ],
+    });
+    const now = Date.now();
+    // Stable: 40 sessions, 2 of them failed, LCPs 1000, 1050, … 2950 ms (p75: the 30th, 2450 ms).
+    reportsArrived(times(40, (i) => ({ remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: i < 2 ? 'failed' : 'loaded', vitals: { lcp: 1000 + 50 * i } })), now - 120_000);
+    // Canary: 12 sessions, 3 fell back, no LCP yet.
+    reportsArrived(times(12, (i) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: i < 3 ? 'fell-back' : 'loaded' })), now);
+    // Older than the hour: not counted.
+    reportsArrived(times(5, () => ({ remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'failed' })), now - 2 * 60 * 60_000);
+
+    const { code, out } = cli('rollout', 'status');
+    expect(code).toBe(0);
+    expect(out).toMatch(/release health over the last 60 min \(.*health\.local\/, read \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/);
+    const lines = out.split('\n');
+    const line = (index: number) => lines[index] ?? '';
+    const title = lines.indexOf(lines.find((line) => line.startsWith('remote-title'))!);
+    expect(line(title + 1)).toMatch(/^ {2}release\s+channel\s+sessions\s+failures\s+rate\s+fell back\s+LCP p75\s+LCP samples$/);
+    const stable = /^ {2}1\.3\.0\s+stable\s+40\s+2\s+5\.00%\s+0\s+(\d+) ms\s+40$/.exec(line(title + 2));
+    expect(stable).not.toBeNull();
+    // Read from a histogram whose buckets are 4.4 % wide.
+    expect(Math.abs(Number(stable![1]) - 2450) / 2450).toBeLessThan(0.025);
+    expect(line(title + 3)).toMatch(/^ {2}1\.4\.0\s+canary\s+12\s+3\s+25\.00%\s+3\s+–\s+–$/);
+    // The columns line up under their headings.
+    expect(line(title + 2).indexOf('40') + 2).toBe(line(title + 1).indexOf('sessions') + 'sessions'.length);
+    expect(line(title + 4)).toBe('  guard verdict: waiting: too few canary sessions yet (12)');
+    expect(line(title + 5)).toBe('  guard history (latest first):');
+    expect(line(title + 6)).toBe('    2026-11-20 09:15:00 UTC  rollback 1.2.0 at 25% (stable 1.3.0)');
+    expect(line(title + 7)).toBe('      failure rate: canary 1.2.0 failed 9 of 30 sessions');
+
+    const search = lines.indexOf(lines.find((line) => line.startsWith('remote-search'))!);
+    expect(line(search + 2)).toMatch(/^ {2}1\.1\.0\s+stable\s+–\s+–\s+–\s+–\s+–\s+–$/);
+    expect(line(search + 4)).toBe('    2026-11-20 08:00:00 UTC  widen 1.1.0 10% → 25% (stable 1.0.0)');
+    expect(out).not.toMatch(/remote-search[\s\S]*guard verdict/);
+  });
+
+  it('guard --once rolls back a canary clearly worse than its stable, leaves a healthy one alone, and writes why', () => {
+    expect(cli('rollout', 'stable', 'remote-title', '1.3.0').code).toBe(0);
+    expect(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10').code).toBe(0);
+    expect(cli('rollout', 'stable', 'remote-search', '1.0.0').code).toBe(0);
+    expect(cli('rollout', 'canary', 'remote-search', '1.1.0', '--percent', '10').code).toBe(0);
+    reportsArrived([
+      ...times(40, () => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'fell-back' })),
+      ...times(40, () => ({ remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'loaded' })),
+      ...times(40, () => ({ remote: 'remote-search', release: '1.1.0', channel: 'canary', outcome: 'loaded' })),
+      ...times(40, () => ({ remote: 'remote-search', release: '1.0.0', channel: 'stable', outcome: 'loaded' })),
+    ]);
+
+    const pass = cli('rollout', 'guard', '--once');
+    expect(pass.code).toBe(0);
+    expect(pass.out.trim().split('\n')).toEqual([expect.stringMatching(/^local: rollback remote-title 1\.4\.0 — failure rate: canary 1\.4\.0 failed 40 of 40 sessions \(100\.00%\)/)]);
+    const rollout = rolloutFile();
+    expect(rollout.remotes['remote-title']).toEqual({ stable: '1.3.0', history: [], rolledBack: ['1.4.0'] });
+    expect(rollout.remotes['remote-search'].canary).toEqual({ version: '1.1.0', percent: 10 });
+    expect(rollout.guardHistory).toEqual([
+      { at: expect.any(String), remote: 'remote-title', action: 'rollback', version: '1.4.0', stable: '1.3.0', from: 10, reason: expect.stringMatching(/^failure rate: canary 1\.4\.0 failed 40 of 40/) },
+    ]);
+    expect(cli('rollout', 'status').out).toMatch(/rollback 1\.4\.0 at 10% \(stable 1\.3\.0\)\n {6}failure rate: canary 1\.4\.0 failed 40 of 40/);
+
+    const again = cli('rollout', 'guard', '--once');
+    expect(again).toMatchObject({ code: 0, out: 'local: no change (1 canary checked).\n' });
+  });
+
+  it('guard --stages widens a healthy canary once its stage had its sessions', () => {
+    const now = Date.now();
+    setRollout({
+      remotes: { 'remote-search': { stable: '1.0.0', canary: { version: '1.1.0', percent: 10 }, history: [] } },
+      guardHistory: [{ at: new Date(now - 10 * 60_000).toISOString(), remote: 'remote-search', action: 'widen', version: '1.1.0', stable: '1.0.0', from: 5, to: 10, reason: 'healthy at 5%' }],
+    });
+    for (let minute = 8; minute >= 0; minute -= 1) {
+      reportsArrived(
+        [
+          ...times(10, () => ({ remote: 'remote-search', release: '1.1.0', channel: 'canary', outcome: 'loaded' })),
+          ...times(90, (i) => ({ remote: 'remote-search', release: '1.0.0', channel: 'stable', outcome: i === 0 && minute === 4 ? 'failed' : 'loaded' })),
+        ],
+        now - minute * 60_000,
+      );
+    }
+    // Without --stages the guard only ever rolls back.
+    expect(cli('rollout', 'guard', '--once').out).toBe('local: no change (1 canary checked).\n');
+    expect(cli('rollout', 'guard', '--once', '--stages', '10,25,50', '--min-stage-sessions', '100').out).toBe('local: no change (1 canary checked).\n');
+    const widened = cli('rollout', 'guard', '--once', '--stages', '10,25,50', '--min-stage-sessions', '50');
+    expect(widened.code).toBe(0);
+    expect(widened.out).toMatch(/^local: widen remote-search 1\.1\.0 — healthy at 10%: 90 sessions at this stage \(min 50\).*widened to 25%\n$/);
+    expect(rolloutFile().remotes['remote-search'].canary).toEqual({ version: '1.1.0', percent: 25 });
+    expect(rolloutFile().guardHistory.at(-1)).toMatchObject({ action: 'widen', from: 10, to: 25 });
+  });
+
+  it('guard keeps running, reading the figures afresh on every pass, until SIGTERM', async () => {
+    expect(cli('rollout', 'stable', 'remote-title', '1.3.0').code).toBe(0);
+    expect(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10').code).toBe(0);
+    const child = spawn(process.execPath, [join(root, 'scripts', 'rollout.mjs'), 'guard', '--interval', '0.2'], { cwd: root, env: cliEnv() });
+    let out = '';
+    const seen = (text: string) =>
+      new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no "${text}" in: ${out}`)), 10_000);
+        const check = () => {
+          if (!out.includes(text)) return;
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          done();
+        };
+        child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+        child.stdout.on('data', check);
+        check();
+      });
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    try {
+      await seen('guard for local: every 0.2 s, rollbacks only (no --stages)');
+      await new Promise((done) => setTimeout(done, 500));
+      expect(rolloutFile().remotes['remote-title'].canary).toEqual({ version: '1.4.0', percent: 10 });
+      // The site's server records the reports while the guard runs.
+      reportsArrived([
+        ...times(40, () => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'fell-back' })),
+        ...times(40, () => ({ remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'loaded' })),
+      ]);
+      await seen('local: rollback remote-title 1.4.0 — failure rate:');
+      expect(rolloutFile().remotes['remote-title'].canary).toBeUndefined();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(out).toContain('guard for local stopped (SIGTERM).');
+  }, 30_000);
+});
+
+
+describe('release health: what is refused', () => {
+  it('status reports figures it cannot read instead of guessing', () => {
+    mkdirSync(join(deploy, 'health.local'), { recursive: true });
+    writeFileSync(join(deploy, 'health.local', 'figures.json'), '{"seq": 3, "figu');
+    const result = cli('rollout', 'status');
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/the release-health figures in .*health\.local cannot be read/);
+  });
+
+  it.each([
+    [['--stages', '25,10'], /--stages takes percents from 1 to 100 in ascending order, like 10,25,50,100 \(got "25,10"\)/],
+    [['--stages', '0,50'], /--stages takes percents from 1 to 100/],
+    [['--stages', '10,101'], /--stages takes percents from 1 to 100/],
+    [['--stages', '10,,50'], /--stages takes percents from 1 to 100/],
+    [['--stages', '10,10'], /--stages takes percents from 1 to 100 in ascending order/],
+    [['--min-stage-sessions', '0'], /--min-stage-sessions takes a whole number of sessions from 1 up, like 200 \(got "0"\)/],
+    [['--min-stage-sessions', '2e2'], /--min-stage-sessions takes a whole number/],
+    [['--interval=-1'], /--interval takes the seconds between passes, from 0.1 to 3600, like 5 \(got "-1"\)/],
+    [['--interval', '0'], /--interval takes the seconds between passes/],
+    [['--interval', 'soon'], /--interval takes the seconds between passes/],
+    [['--once', '--interval', '5'], /--once runs a single pass/],
+    [['--percent', '10'], /--percent is not an option of "guard"/],
+  ])('guard refuses %j with a clear message before its first pass', (args, message) => {
+    const rollout = JSON.stringify({ remotes: { 'remote-title': { stable: '1.3.0', canary: { version: '1.4.0', percent: 10 }, history: [] } } });
+    writeFileSync(join(deploy, 'rollout.local.json'), rollout);
+    const result = cli('rollout', 'guard', ...args);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(message);
+    expect(result.out).toBe('');
+    expect(readFileSync(join(deploy, 'rollout.local.json'), 'utf8')).toBe(rollout);
   });
 });
