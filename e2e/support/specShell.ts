@@ -10,8 +10,13 @@ import { test as base } from './test';
 // rollout reaches its pages only through a server that reads it; every other spec keeps the
 // usual site. It runs in the spec's worker, on a free port, beside the rest of the running site.
 
+interface GuardOptions {
+  stages?: number[];
+  intervalMs?: number;
+}
+
 interface ShellServerModule {
-  serveShell(options: { port: number; environment: string }): Promise<Server>;
+  serveShell(options: { port: number; environment: string; guard?: false | GuardOptions }): Promise<Server>;
 }
 
 export interface SpecShell {
@@ -22,9 +27,10 @@ export interface SpecShell {
 
 const root = join(__dirname, '..', '..');
 
-export async function startShell(environment: string): Promise<SpecShell> {
+/** `guard`: run the release guard on the environment's canaries, as `npm start` does. */
+export async function startShell(environment: string, { guard = false }: { guard?: false | GuardOptions } = {}): Promise<SpecShell> {
   const { serveShell } = (await import(pathToFileURL(join(root, 'scripts', 'shellServer.mjs')).href)) as ShellServerModule;
-  const server = await serveShell({ port: 0, environment });
+  const server = await serveShell({ port: 0, environment, guard });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,
@@ -37,11 +43,11 @@ export async function startShell(environment: string): Promise<SpecShell> {
 }
 
 /** The suite's test, with every page (and `request`) of the spec served by its own shell for `environment`. */
-export function testWithShell(environment: string) {
+export function testWithShell(environment: string, options: { guard?: false | GuardOptions } = {}) {
   return base.extend<object, { specShell: SpecShell }>({
     specShell: [
       async ({ playwright: _ }, use) => {
-        const shell = await startShell(environment);
+        const shell = await startShell(environment, options);
         await use(shell);
         await shell.close();
       },

@@ -1,7 +1,9 @@
 import { Suspense, lazy, useContext, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
 import { reportAreaError } from './areaErrors';
-import { loadPage, pageKey } from './preload';
+import { FallBackOnFileError } from './FallBackOnFileError';
+import { federationName } from './remotes';
+import { forgetRemote, loadPage, pageKey } from './preload';
 import { LeftToBrowser, RenderedPageContext } from './renderedPage';
 import type { RemoteName } from './remotes';
 import styles from './RemotePage.module.scss';
@@ -60,12 +62,21 @@ export function RemotePage({ remote, module }: RemotePageProps) {
     pages.delete(key);
   };
 
+  // The remote now points at stable (a canary's file failed after its entry): its pages load anew.
+  const onFallBack = () => {
+    forgetRemote(remote);
+    for (const known of pages.keys()) if (known.startsWith(`${federationName(remote)}/`)) pages.delete(known);
+    setAttempt((n) => n + 1);
+  };
+
   return (
     // A new key on Retry mounts a new boundary around the new lazy page.
     <ErrorBoundary key={`${key}#${attempt}`} fallback={fallback} onError={onError}>
-      <Suspense fallback={<Spinner label="Loading this part of Netnet" />}>
-        <Page />
-      </Suspense>
+      <FallBackOnFileError remote={remote} onFallBack={onFallBack}>
+        <Suspense fallback={<Spinner label="Loading this part of Netnet" />}>
+          <Page />
+        </Suspense>
+      </FallBackOnFileError>
     </ErrorBoundary>
   );
 }

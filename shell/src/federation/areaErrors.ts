@@ -1,6 +1,7 @@
 import type { Channel } from '../rollout/chooseRelease';
 import { getRolloutStatus } from '../rollout/rolloutStatus';
 import type { RemoteName } from './remotes';
+import { isFileLoadError } from './rolloutPlugin';
 
 // A remote's area that gave up (RemotePage's error boundary), told to whoever keeps score: the
 // release-health reports (shell/src/health/) and any monitoring script listening for the event.
@@ -20,10 +21,6 @@ export const AREA_ERROR_EVENT = 'netnet:area-error';
 // A page whose areas keep failing would otherwise grow this for as long as it stays open.
 const MAX_KEPT = 20;
 const kept: AreaError[] = [];
-
-/** A file of the page (a chunk it loads lazily, a style sheet) that webpack could not load. */
-const isFileLoadError = (error: unknown) =>
-  error instanceof Error && (error.name === 'ChunkLoadError' || (error as { code?: unknown }).code === 'CSS_CHUNK_LOAD_FAILED');
 
 /**
  * An area's boundary caught `error`. `loading`: the page's module itself failed to load. A file the

@@ -29,6 +29,12 @@ export function loadPage(key: string): Promise<PageModule> {
   return load;
 }
 
+/** Forgets the remote's loaded pages: it now points at another release, whose pages load anew. */
+export function forgetRemote(remote: RemoteName): void {
+  const prefix = `${federationName(remote)}/`;
+  for (const key of loads.keys()) if (key.startsWith(prefix)) loads.delete(key);
+}
+
 /**
  * Starts loading the page a path will show, and its data; settles when the page's code is here.
  * Failures surface later, in the page's own boundary.

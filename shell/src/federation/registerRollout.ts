@@ -1,13 +1,23 @@
-import { registerPlugins } from '@module-federation/enhanced/runtime';
+import { registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { bucketIdentity } from '../rollout/identity';
 import { pinsForPage, removeOverrideParams } from '../rollout/overrides';
-import { createRemoteVersions } from '../rollout/remoteVersions';
+import { createRemoteVersions, type RemoteVersions } from '../rollout/remoteVersions';
 import { startRolloutStatus } from '../rollout/rolloutStatus';
 import { answerIntegrityLookups } from './integrity';
 import type { Choice } from '../rollout/chooseRelease';
 import type { RemoteMap } from './remoteMap';
 import type { RemoteName } from './remotes';
-import rolloutPlugin from './rolloutPlugin';
+import rolloutPlugin, { fallBackLate, isFileLoadError } from './rolloutPlugin';
+
+let versions: RemoteVersions | null = null;
+
+/** Whether a file of `remote` that failed to load after its entry can be replaced by stable's. */
+export const canFallBackLate = (remote: RemoteName, error: unknown): boolean =>
+  versions !== null && isFileLoadError(error) && versions.choose(remote)?.channel !== 'stable';
+
+/** Re-points `remote` at stable after such a failure (see rolloutPlugin's fallBackLate); false: nothing changed. */
+export const fallBackToStable = (remote: RemoteName, error: unknown): boolean =>
+  versions !== null && fallBackLate(versions, remote, error, registerRemotes);
 
 /**
  * Hands the map to the Module Federation runtime. Nothing is registered or fetched yet: each
@@ -21,5 +31,6 @@ export function registerRollout(map: RemoteMap, { search = window.location.searc
   removeOverrideParams();
   startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides: honoured, refusedPins: refused });
   answerIntegrityLookups();
-  registerPlugins([rolloutPlugin(createRemoteVersions({ map, overrides: honoured, identity: bucketIdentity, chosen }))]);
+  versions = createRemoteVersions({ map, overrides: honoured, identity: bucketIdentity, chosen });
+  registerPlugins([rolloutPlugin(versions)]);
 }

@@ -7,6 +7,8 @@ import { federationName, remoteNames, type RemoteName } from './remotes';
 // Staged rollout as federation behaviour, out of page code: each remote is registered with the
 // release chosen for this member just before its first load, and a canary (or QA pin) that
 // fails to load is replaced by the stable release in the same request — the member sees the page.
+// A file that fails later, past the entry (a lazy chunk or style sheet of the page), is a failed
+// load too: fallBackLate() re-points the remote the same way, and the page loads again from stable.
 // A release with recorded hashes loads only as published (./integrity.ts): a changed file is a
 // failed load like any other.
 
@@ -32,6 +34,44 @@ function remoteOf(requestId: string): RemoteName | undefined {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+type Register = (remotes: { name: string; entry: string }[], options: { force: boolean }) => void;
+
+/**
+ * The member's canary or pin of `remote` failed: stable from now on, told to the page (and the
+ * release health reports), and the remote re-pointed. False when there is nothing to fall back
+ * to (it was stable already, or it fell back before).
+ */
+function switchToStable(versions: RemoteVersions, remote: RemoteName, error: unknown, register: Register): boolean {
+  const fallback = versions.fallBack(remote, messageOf(error));
+  if (!fallback) return false;
+  const { failed, stable } = fallback;
+  reportCanaryFallback({
+    remote,
+    failed: { version: failed.version, channel: failed.channel },
+    stable: stable.version,
+    message: messageOf(error),
+  });
+  trustRelease(stable);
+  // force: drops the failed container, its cached manifest and its global before re-pointing.
+  register([{ name: federationName(remote), entry: stable.entry }], { force: true });
+  return true;
+}
+
+/** A chunk or style sheet that webpack could not load (missing, refused, or not matching its hash). */
+export function isFileLoadError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'ChunkLoadError' || (error as { code?: unknown }).code === 'CSS_CHUNK_LOAD_FAILED';
+}
+
+/**
+ * For the page's own error boundary: a file of `remote` failed to load after its entry did. With
+ * a canary or pin, the remote now points at stable and true says the page should load again;
+ * false: nothing changed (stable failed, or not a file that failed), the boundary shows its error.
+ */
+export function fallBackLate(versions: RemoteVersions, remote: RemoteName, error: unknown, register: Register): boolean {
+  return isFileLoadError(error) && switchToStable(versions, remote, error, register);
+}
 
 /** An element for the runtime to use, with its own attributes and the integrity ones added. */
 function withIntegrity<T extends HTMLScriptElement | HTMLLinkElement>(element: T, attrs: Record<string, unknown> | undefined, url: string): T | undefined {
@@ -97,18 +137,7 @@ export default function rolloutPlugin(versions: RemoteVersions): ModuleFederatio
       // 'onLoad' is the request's final failure (manifest, entry or module), after the retry plugin's one retry.
       if (lifecycle !== 'onLoad') return undefined;
       const remote = remoteOf(id);
-      const fallback = remote && versions.fallBack(remote, messageOf(error));
-      if (!remote || !fallback) return undefined;
-      const { failed, stable } = fallback;
-      reportCanaryFallback({
-        remote,
-        failed: { version: failed.version, channel: failed.channel },
-        stable: stable.version,
-        message: messageOf(error),
-      });
-      trustRelease(stable);
-      // force: drops the failed container, its cached manifest and its global before re-pointing.
-      origin.registerRemotes([{ name: federationName(remote), entry: stable.entry }], { force: true });
+      if (!remote || !switchToStable(versions, remote, error, (remotes, options) => origin.registerRemotes(remotes, options))) return undefined;
       try {
         return await origin.loadRemote(id);
       } catch {
