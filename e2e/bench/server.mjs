@@ -23,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
 import { median, writeServerResults } from './report.mjs';
+import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
 // Fixed ids: a known visitor (the server sets no cookie) and a member hint. The hint is all the
@@ -202,34 +203,17 @@ function timedGet(path, cookie, agent) {
 }
 
 /**
- * Requests at a steady rate, each sent on time whether or not earlier ones have answered, over at
- * most `connections` kept-alive sockets; latency counts from when the request was due, so time
- * spent waiting for a free socket is in it. Autocannon's own rate limit would not do: each of its
- * connections sends its share of a second back to back, then pauses until the next second, so
- * the whole second's requests arrive at once.
+ * / (or another path) at a steady rate over at most `connections` kept-alive sockets; latency
+ * counts from when the request was due, so time spent waiting for a free socket is in it.
  */
 async function paced({ path, cookie, rate, duration, connections }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const total = Math.round(rate * duration);
-  const samples = [];
-  const failures = [];
-  const started = performance.now();
-  const sent = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = started + (i * 1000) / rate;
-    // Timers are good to a millisecond or so; a late one is caught up at once, as an open load would.
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    sent.push(
-      timedGet(path, cookie, agent).then(
-        (sample) => samples.push({ ...sample, ttfbMs: sample.ttfbMs + sample.queuedMs, totalMs: sample.totalMs + sample.queuedMs }),
-        (error) => failures.push(error.message),
-      ),
-    );
-  }
-  // The rate achieved is over the time the requests were sent in, not the time the last took to answer.
-  const seconds = (performance.now() - started) / 1000 + 1 / rate;
-  await Promise.all(sent);
+  const { samples, failures, seconds } = await steadyLoad({
+    rate,
+    duration,
+    send: () =>
+      timedGet(path, cookie, agent).then((sample) => ({ ...sample, ttfbMs: sample.ttfbMs + sample.queuedMs, totalMs: sample.totalMs + sample.queuedMs })),
+  });
   agent.destroy();
   const totals = samples.map((s) => s.totalMs);
   const ok = samples.filter((s) => s.status === 200).length;
@@ -255,10 +239,6 @@ async function paced({ path, cookie, rate, duration, connections }) {
   };
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
-};
 
 /** Sequential requests, one connection kept alive. */
 async function sequential(path, cookie, count) {

@@ -17,13 +17,16 @@ const root = resolve(__dirname, '../..');
 const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-auth';
 const run = Date.now().toString(36);
-const STABLE = `3.0.0-e2e.${run}`;
-const BROKEN = `3.1.0-e2e.${run}`;
-const HEALTHY = `3.2.0-e2e.${run}`;
+// A major of their own: the other specs publish remote-auth releases as 2.x and 3.x of their run.
+const STABLE = `4.0.0-e2e.${run}`;
+const BROKEN = `4.1.0-e2e.${run}`;
+const HEALTHY = `4.2.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-health-${run}`;
 const deployDir = site.deployDir();
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const VISITORS_MEETING_THE_CANARY = 30;
+// Visitors at once: each mostly waits for its page to send its reports, a few seconds after it loaded.
+const AT_ONCE = 8;
 
 const test = testWithShell(ENVIRONMENT, { guard: { intervalMs: 2_000 } });
 test.describe.configure({ mode: 'serial' });
@@ -88,12 +91,12 @@ async function visit(browser: Browser, baseURL: string): Promise<Visit> {
   }
 }
 
-/** Visitors, a few at a time, until `wanted` of them met `version` as their canary, or it is no canary any more. */
+/** Visitors, AT_ONCE at a time, until `wanted` of them met `version` as their canary, or it is no canary any more. */
 async function visitUntil(browser: Browser, baseURL: string, version: string, wanted: number) {
   const visits: Visit[] = [];
   const met = () => visits.filter((one) => (one.fellBackFrom ?? one).version === version).length;
   while (met() < wanted && rollout().remotes[REMOTE]!.canary?.version === version) {
-    visits.push(...(await Promise.all(Array.from({ length: 4 }, () => visit(browser, baseURL)))));
+    visits.push(...(await Promise.all(Array.from({ length: AT_ONCE }, () => visit(browser, baseURL)))));
     expect(visits.length, 'visitors sent so far').toBeLessThan(wanted * 4);
   }
   return { visits, metAt: Date.now() };
@@ -135,6 +138,7 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
   }
 
   await expect.poll(() => rollout().remotes[REMOTE]!.canary, { timeout: 60_000 - (Date.now() - metAt), intervals: [500] }).toBeUndefined();
+  console.log(`rolled back ${((Date.now() - metAt) / 1000).toFixed(1)} s after the last visits, ${metCanary.length} of ${visits.length} visitors having met the canary`);
   const rollback = rollout().guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
   expect(rollback).toMatchObject({ action: 'rollback' });
   expect(rollback!.reason).toMatch(/^failure rate: canary .* failed \d+ of \d+ sessions/);

@@ -22,7 +22,7 @@
 // nearly as soon as k = 10 would, and one failing ×3 sooner. The minimum of canary sessions
 // keeps a decision off a handful of reports (a member reloading one broken page); it is low (20)
 // because a canary whose page chunk is missing fails on every load and must be rolled back after
-// tens of visitors, not hundreds (issue 17).
+// tens of visitors, not hundreds.
 //
 // What this costs is power at a large share: by its 200th session a canary at 50 % has been
 // compared with 200 stable sessions (about one failure at 0.5 %), too little to tell 5 % from

@@ -128,7 +128,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   return { runs, rolledBack: rolledBack / runs, within: inTime / runs, byLcp: byLcp / runs, perBand, sessions: { median: at(0.5), p95: at(0.95) } };
 }
 
-/** The two cases of issue 17, "Numbers to reach", and a few more, each with its seed. */
+/** The two cases the guard is held to (docs/architecture.md, "Release health"), and a few more, each with its seed. */
 export function scenarios({ runs = 1000, seed = 17 } = {}) {
   return {
     healthy: simulate({ seed, runs, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 1000 }),
