@@ -117,12 +117,15 @@ export function startHealth({ firstRemote }: HealthOptions): () => void {
   const failedBefore = areaErrorsSoFar().map(areaFailed).some(Boolean);
   if (before || failedBefore) changed();
 
-  window.addEventListener('netnet:canary-fallback', onFallback);
-  window.addEventListener(AREA_ERROR_EVENT, onAreaErrorEvent);
-  window.addEventListener('error', onUncaught);
-  window.addEventListener('unhandledrejection', onUncaught);
-  document.addEventListener('visibilitychange', onVisibility);
-  window.addEventListener('pagehide', flush);
+  const listeners: [EventTarget, string, (event: Event) => void][] = [
+    [window, 'netnet:canary-fallback', onFallback],
+    [window, AREA_ERROR_EVENT, onAreaErrorEvent],
+    [window, 'error', onUncaught],
+    [window, 'unhandledrejection', onUncaught],
+    [document, 'visibilitychange', onVisibility],
+    [window, 'pagehide', flush],
+  ];
+  for (const [target, type, listener] of listeners) target.addEventListener(type, listener);
   // Loads from here on (other pages, Retry) come through the federation runtime.
   safely(() =>
     registerPlugins([
@@ -147,11 +150,6 @@ export function startHealth({ firstRemote }: HealthOptions): () => void {
   return () => {
     stopped = true;
     clearTimeout(timer);
-    window.removeEventListener('netnet:canary-fallback', onFallback);
-    window.removeEventListener(AREA_ERROR_EVENT, onAreaErrorEvent);
-    window.removeEventListener('error', onUncaught);
-    window.removeEventListener('unhandledrejection', onUncaught);
-    document.removeEventListener('visibilitychange', onVisibility);
-    window.removeEventListener('pagehide', flush);
+    for (const [target, type, listener] of listeners) target.removeEventListener(type, listener);
   };
 }
