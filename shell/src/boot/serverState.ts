@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '@netnet/shared';
 import type { RemoteName } from '../federation/remotes';
-import type { Choice } from '../rollout/chooseRelease';
+import type { ChosenRelease } from '../rollout/remoteVersions';
 
 // What the shell's server hands the browser with a page it rendered
 // (docs/architecture.md#server-rendering): the browser boots from it instead of asking for
@@ -10,12 +10,16 @@ import type { Choice } from '../rollout/chooseRelease';
 
 export const SERVER_STATE_ID = 'netnet-state';
 
+
 export interface ServerState {
   config: RuntimeConfig;
   /** The remote map as /remotes.json would have answered this request. */
   map: unknown;
-  /** The release the server rendered each area with. */
-  chosen: Partial<Record<RemoteName, Choice>>;
+  /**
+   * The release the server rendered each area with; `fellBackFrom` when that is stable because the
+   * member's canary or pin failed on the server by its own fault (it failed to load, or threw).
+   */
+  chosen: Partial<Record<RemoteName, ChosenRelease>>;
   /** Catalogue answers by URL. */
   catalogue: Record<string, unknown>;
   /** The member the page was rendered for (the hint cookie), or null for a visitor. */

@@ -1,10 +1,9 @@
 import { registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { bucketIdentity } from '../rollout/identity';
 import { pinsForPage, removeOverrideParams } from '../rollout/overrides';
-import { createRemoteVersions, type RemoteVersions } from '../rollout/remoteVersions';
+import { createRemoteVersions, type ChosenRelease, type RemoteVersions } from '../rollout/remoteVersions';
 import { startRolloutStatus } from '../rollout/rolloutStatus';
 import { answerIntegrityLookups } from './integrity';
-import type { Choice } from '../rollout/chooseRelease';
 import type { RemoteMap } from './remoteMap';
 import type { RemoteName } from './remotes';
 import rolloutPlugin, { fallBackLate, isFileLoadError } from './rolloutPlugin';
@@ -26,7 +25,7 @@ export const fallBackToStable = (remote: RemoteName, error: unknown): boolean =>
  * map's pinnable releases, and their parameters taken out of the address bar. `chosen`: the
  * releases a server-rendered page was rendered with, which this page then loads.
  */
-export function registerRollout(map: RemoteMap, { search = window.location.search, chosen }: { search?: string; chosen?: Partial<Record<RemoteName, Choice>> } = {}): void {
+export function registerRollout(map: RemoteMap, { search = window.location.search, chosen }: { search?: string; chosen?: Partial<Record<RemoteName, ChosenRelease>> } = {}): void {
   const { honoured, refused } = pinsForPage(search, map);
   removeOverrideParams();
   startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides: honoured, refusedPins: refused });

@@ -2,7 +2,7 @@ import type { Release, RemoteMap } from '../federation/remoteMap';
 import type { RemoteName } from '../federation/remotes';
 import { chooseRelease, type Choice } from './chooseRelease';
 import type { Overrides } from './overrides';
-import { recordRemote } from './rolloutStatus';
+import { recordRemote, type RemoteStatus } from './rolloutStatus';
 
 /** The page's decisions about remote versions: one choice per remote, one fallback at most. */
 export interface RemoteVersions {
@@ -13,18 +13,27 @@ export interface RemoteVersions {
   loaded(remote: RemoteName, buildVersion: string | undefined): void;
 }
 
+/** A release chosen before this page: by the server, with the canary or pin that failed there if one did. */
+export type ChosenRelease = Choice & Pick<RemoteStatus, 'fellBackFrom'>;
+
 interface Options {
   map: RemoteMap;
   overrides: Overrides;
   /** The member's uid or the device id, read when a remote is first needed. */
   identity: () => string;
-  /** Releases already chosen: the ones the server rendered the page with, which hydration must load. */
-  chosen?: Partial<Record<RemoteName, Choice>>;
+  /**
+   * Releases already chosen: the ones the server rendered the page with, which hydration must load
+   * (with the canary or pin that failed on the server, if one did: told like a fallback here).
+   */
+  chosen?: Partial<Record<RemoteName, ChosenRelease>>;
 }
 
 export function createRemoteVersions({ map, overrides, identity, chosen: given = {} }: Options): RemoteVersions {
-  const chosen = new Map<RemoteName, Choice>(Object.entries(given) as [RemoteName, Choice][]);
-  for (const [remote, choice] of chosen) recordRemote(remote, { ...choice, state: 'chosen' });
+  const chosen = new Map<RemoteName, Choice>();
+  for (const [remote, { fellBackFrom, ...choice }] of Object.entries(given) as [RemoteName, ChosenRelease][]) {
+    chosen.set(remote, choice);
+    recordRemote(remote, { ...choice, state: 'chosen', ...(fellBackFrom && { fellBackFrom }) });
+  }
 
   return {
     choose(remote) {

@@ -10,7 +10,7 @@ import type { Choice } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
-import { keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
+import { faultOf, keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
 import { keepRecordsOf, recordedHashes } from './releaseRecord';
 import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
@@ -107,6 +107,10 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     const key = pageKey(entry);
     const rollout = map.remotes[entry.remote];
     let area: Area | null = null;
+    // The member's canary or pin failed on the server by its own fault (not slowness): the browser
+    // is told, so the page's release-health report counts it against that release.
+    let fellBackFrom: { version: string; channel: Choice['channel']; reason: string } | undefined;
+    let fault: string | null = null;
     if (rollout) {
       const first = releaseFor(entry.remote, rollout, { member, device });
       const tries: Choice[] = [first, ...(first.channel === 'stable' ? [] : [{ ...rollout.stable, channel: 'stable' as const, bucket: first.bucket }])];
@@ -114,6 +118,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         area = await tryRelease(choice);
         if (area) break;
       }
+      if (area && area.choice !== first && fault !== null) fellBackFrom = { version: first.version, channel: first.channel, reason: `on the server: ${fault}` };
     }
     async function tryRelease(choice: Choice): Promise<Area | null> {
       const started = Date.now();
@@ -128,10 +133,16 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
           const [linked, recorded] = await Promise.all([files, hashes]);
           return { choice, result, files: recorded === undefined ? null : linked, hashes: recorded ?? null };
         }
-        // A canary that throws is skipped for a while; stable may fail on one address only.
-        if (choice.channel !== 'stable') renderFailed(entry.module, choice);
+        // A canary that throws is skipped for a while; stable may fail on one address only. One
+        // cut short may only have met a busy server: not the release's fault.
+        const thrown = result.cutShort ? null : messageOf(result.errors[0]);
+        if (choice.channel !== 'stable') {
+          renderFailed(entry.module, choice, thrown);
+          fault = thrown;
+        }
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
       } catch (error) {
+        if (choice.channel !== 'stable') fault = faultOf(error);
         console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);
       }
       return null;
@@ -148,7 +159,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     const state: ServerState = {
       config,
       map: mapDocument,
-      chosen: area ? { [entry.remote]: area.choice } : {},
+      chosen: area ? { [entry.remote]: { ...area.choice, ...(fellBackFrom && { fellBackFrom }) } } : {},
       catalogue: result.catalogue,
       member,
       ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),

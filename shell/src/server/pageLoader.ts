@@ -90,6 +90,8 @@ interface Load {
   page: Promise<PageModule>;
   /** When it failed or took too long; it is skipped until RETRY_AFTER_MS later. */
   failedAt?: number;
+  /** Why, when the release itself is at fault (it failed to load, or threw); unset for slowness, which the server's load may cause. */
+  fault?: string;
   settled: boolean;
 }
 
@@ -132,7 +134,19 @@ function load(remote: RemoteName, module: string, release: Release): Promise<Pag
     });
 }
 
-class ServerPageError extends Error {}
+/** The server build is skipped or was too slow; `fault`: the release's own failure behind it, if that is what it was. */
+export class ServerPageError extends Error {
+  constructor(
+    message: string,
+    readonly fault: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Why a server page failed to load, when the release is at fault: null for slowness. */
+export const faultOf = (error: unknown): string | null =>
+  error instanceof ServerPageError ? error.fault : error instanceof Error ? error.message : String(error);
 
 /**
  * `module` of `remote` from `release`'s server build, loaded once per release and kept. It must
@@ -143,7 +157,7 @@ export function serverPage(remote: RemoteName, module: string, release: Release,
   const key = `${serverEntryOf(release)}#${module}`;
   let current = loads.get(key);
   if (current?.failedAt !== undefined && now - current.failedAt < RETRY_AFTER_MS) {
-    return Promise.reject(new ServerPageError(`${remote} ${release.version}: its server build failed or was too slow a moment ago.`));
+    return Promise.reject(new ServerPageError(`${remote} ${release.version}: its server build failed or was too slow a moment ago.`, current.fault ?? null));
   }
   if (!current || current.failedAt !== undefined) {
     const fresh: Load = { page: load(remote, module, release), settled: false };
@@ -153,9 +167,10 @@ export function serverPage(remote: RemoteName, module: string, release: Release,
         fresh.settled = true;
         fresh.failedAt = undefined;
       },
-      () => {
+      (error: unknown) => {
         fresh.settled = true;
         fresh.failedAt = Date.now();
+        fresh.fault = error instanceof Error ? error.message : String(error);
       },
     );
     loads.set(key, fresh);
@@ -172,10 +187,15 @@ export function serverPage(remote: RemoteName, module: string, release: Release,
   return Promise.race([pending.page, late]).finally(() => clearTimeout(timer));
 }
 
-/** A page of a release that threw or hung while rendering: skipped, like a failed load, for RETRY_AFTER_MS. */
-export function renderFailed(module: string, release: Release, now = Date.now()): void {
+/**
+ * A page of a release that threw (`fault`: why) or hung while rendering: skipped, like a failed
+ * load, for RETRY_AFTER_MS.
+ */
+export function renderFailed(module: string, release: Release, fault: string | null, now = Date.now()): void {
   const current = loads.get(`${serverEntryOf(release)}#${module}`);
-  if (current) current.failedAt = now;
+  if (!current) return;
+  current.failedAt = now;
+  current.fault = fault ?? undefined;
 }
 
 /** Forgets the server builds of releases no longer in the map, so the process does not grow with every release. */
