@@ -46,7 +46,7 @@ function shellProvides(names, env) {
  * Why the shell cannot host this published release, one line per problem, or null when it can.
  * @returns {string | null}
  */
-export function compatibilityProblems(remote, version, env = process.env) {
+function compatibilityProblems(remote, version, env = process.env) {
   const path = join(releaseDir(remote, version, env), 'mf-manifest.json');
   let manifest;
   try {

@@ -1,7 +1,9 @@
 // `npm run rollout -- guard`: the guard (scripts/health/guard.mjs) for one environment, in the
 // process of a deployment job rather than the site's. The figures are collected by the site's
 // server, so each pass reads them afresh from the store it writes (deploy/health.<env>/).
+import { existsSync } from 'node:fs';
 import { GUARD_DEFAULTS, runGuard, startGuard } from '../health/guard.mjs';
+import { healthDir } from '../health/store.mjs';
 import { figuresOf } from './healthStatus.mjs';
 import { DeployError } from './tree.mjs';
 
@@ -14,7 +16,7 @@ const MIN_INTERVAL_S = 0.1;
 const MAX_INTERVAL_S = 3600;
 
 /** `--stages 10,25,50,100`: percents from 1 to 100, each above the one before. */
-export function parseStages(text) {
+function parseStages(text) {
   const refuse = () => new DeployError(`--stages takes percents from 1 to 100 in ascending order, like 10,25,50,100 (got "${text ?? ''}").`);
   const parts = typeof text === 'string' ? text.split(',') : [];
   if (!parts.length || !parts.every((part) => STAGE.test(part))) throw refuse();
@@ -23,7 +25,7 @@ export function parseStages(text) {
   return stages;
 }
 
-export function parseMinStageSessions(text) {
+function parseMinStageSessions(text) {
   if (typeof text !== 'string' || !COUNT.test(text)) {
     throw new DeployError(`--min-stage-sessions takes a whole number of sessions from 1 up, like 200 (got "${text ?? ''}").`);
   }
@@ -31,7 +33,7 @@ export function parseMinStageSessions(text) {
 }
 
 /** `--interval` in seconds, as ms. */
-export function parseInterval(text) {
+function parseInterval(text) {
   const seconds = typeof text === 'string' && SECONDS.test(text) ? Number(text) : NaN;
   if (!(seconds >= MIN_INTERVAL_S && seconds <= MAX_INTERVAL_S)) {
     throw new DeployError(`--interval takes the seconds between passes, from ${MIN_INTERVAL_S} to ${MAX_INTERVAL_S}, like 5 (got "${text ?? ''}").`);
@@ -69,7 +71,9 @@ export async function guardCommand({ environment, options, env = process.env, lo
     return;
   }
 
-  const { dir, exists } = figuresOf(environment, { env });
+  // Only where the figures are, for this line: each pass reads them itself.
+  const dir = healthDir(environment, env);
+  const exists = existsSync(dir);
   const widening = stages.length ? `widening through ${stages.map((stage) => `${stage}%`).join(', ')} after ${minStageSessions} sessions a stage` : 'rollbacks only (no --stages)';
   log(
     `guard for ${environment}: every ${intervalMs / 1000} s, ${widening}; figures from ${show(dir)}/` +

@@ -34,7 +34,7 @@ export function countOf(histogram) {
  * The bucket holding the q-quantile (nearest rank), or -1 when empty. With `other`, of both
  * histograms together; `total` is their sample count when the caller has it already.
  */
-export function quantileBucket(histogram, q, other = null, total = countOf(histogram) + (other ? countOf(other) : 0)) {
+function quantileBucket(histogram, q, other = null, total = countOf(histogram) + (other ? countOf(other) : 0)) {
   if (total === 0) return -1;
   const rank = Math.max(1, Math.ceil(q * total));
   let seen = 0;

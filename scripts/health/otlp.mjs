@@ -100,7 +100,7 @@ export function metricsPayload({ counters, figures, now, serviceName = 'netnet' 
 }
 
 /** One export; resolves to the response status, throws on a network error or timeout. */
-export async function exportOnce({ endpoint, headers = {}, payload, fetch = globalThis.fetch, timeoutMs = 10_000 }) {
+async function exportOnce({ endpoint, headers = {}, payload, fetch = globalThis.fetch, timeoutMs = 10_000 }) {
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },

@@ -44,7 +44,7 @@ function vitalsError(vitals) {
 }
 
 /** Why one report is refused, or null when it is a report. */
-export function reportError(report) {
+function reportError(report) {
   if (!isPlainObject(report)) return 'a report must be an object';
   const unknown = unknownField(report, REPORT_FIELDS);
   if (unknown !== undefined) return `unknown field "${unknown.slice(0, 20)}"`;
@@ -60,7 +60,7 @@ export function reportError(report) {
 }
 
 /** Why a parsed body is refused, or null when it is a batch of valid reports. */
-export function batchError(batch) {
+function batchError(batch) {
   if (!isPlainObject(batch)) return 'the body must be an object';
   const unknown = unknownField(batch, new Set(['reports']));
   if (unknown !== undefined) return `unknown field "${unknown.slice(0, 20)}"`;

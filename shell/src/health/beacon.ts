@@ -5,7 +5,7 @@ import type { HealthReport } from './reports';
 // fetch with keepalive where there is no beacon or the browser declines it. A report lost is a
 // session not counted, never something the member sees: nothing here throws.
 
-export const REPORTS_URL = '/health/reports';
+const REPORTS_URL = '/health/reports';
 // The collector's limits per POST (scripts/health/reports.mjs): a batch over them is refused whole.
 export const MAX_REPORTS = 50;
 export const MAX_BODY_BYTES = 16 * 1024;

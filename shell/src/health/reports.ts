@@ -36,7 +36,7 @@ export interface HealthReport {
 export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly [number, number]>> = { lcp: [0, 60_000], inp: [0, 60_000], cls: [0, 10] };
 const MAX_VERSION_LENGTH = 64;
 
-export const withinBounds = (name: VitalName, value: number): boolean =>
+const withinBounds = (name: VitalName, value: number): boolean =>
   Number.isFinite(value) && value >= VITAL_BOUNDS[name][0] && value <= VITAL_BOUNDS[name][1];
 
 interface Session {

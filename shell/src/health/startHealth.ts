@@ -18,7 +18,7 @@ import { startVitals } from './vitals';
 // The guard decides on sessions minute by minute: an outcome goes out soon, once the page is idle.
 const SETTLE_DELAY_MS = 2000;
 
-export interface HealthOptions {
+interface HealthOptions {
   /** The remote whose page was the document's first: its LCP, and so the page's vitals, are its. */
   firstRemote: RemoteName;
 }
