@@ -60,6 +60,8 @@ function forbiddenWorkspaces(workspace) {
   if (workspace === 'shell') return apps.filter((app) => app !== 'shell');
   // The catalogue is a service of its own: it serves the apps, it does not import them.
   if (workspace === 'catalogue') return apps.filter((app) => app !== 'catalogue');
+  // The control plane decides which release is served; it reads builds from disk, never imports an app.
+  if (workspace === 'control-plane') return apps.filter((app) => app !== 'control-plane');
   return [];
 }
 
@@ -67,6 +69,7 @@ function whyForbidden(workspace) {
   if (workspace === 'shared') return '`shared` is the contract every app imports; it imports no app.';
   if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
+  if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';
   return 'Remotes never import each other (or the shell): share through `@netnet/shared`.';
 }
 
@@ -171,9 +174,9 @@ export default tseslint.config(
     // A .cjs file has no ES module types to import; require() with a cast is how TS reads it.
     rules: { '@typescript-eslint/no-require-imports': ['error', { allow: ['\\.cjs$'] }] },
   },
-  // Node code: the catalogue service, the scripts, the e2e tests and their tooling.
+  // Node code: the catalogue service, the control plane, the scripts, the e2e tests and their tooling.
   {
-    files: ['scripts/**', 'catalogue/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
+    files: ['scripts/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   // A runtime plugin webpack compiles into every remote's server build: it sets webpack's own

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from './deploy/tree.mjs';
+import { isReleaseFile } from '../control-plane/src/deploy/tree.mjs';
 import { serveApp } from './serve.mjs';
 
 const SECRETS = ['SECRET=deploy-env', 'outside-secret', '"remotes"', 'half-staged', 'unfinished'];

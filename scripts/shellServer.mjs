@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { remoteMapFor } from './deploy/remoteMap.mjs';
-import { environmentName } from './deploy/rolloutFile.mjs';
-import { isPublished } from './deploy/tree.mjs';
-import { createCollector } from './health/collector.mjs';
-import { startGuard } from './health/guard.mjs';
-import { healthDir, openStore } from './health/store.mjs';
+import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.mjs';
+import { environmentName } from '../control-plane/src/deploy/rolloutFile.mjs';
+import { isPublished } from '../control-plane/src/deploy/tree.mjs';
+import { createCollector } from '../control-plane/src/health/collector.mjs';
+import { startGuard } from '../control-plane/src/health/guard.mjs';
+import { healthDir, openStore } from '../control-plane/src/health/store.mjs';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -35,7 +35,7 @@ function knownReleases(env = process.env) {
  * @param {{ port: number, environment?: string, ssr?: boolean, guard?: false | { stages?: number[], intervalMs?: number } }} options
  *   environment: whose rollout file /remotes.json and the pages use (default: NETNET_ENV, else local).
  *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
- *   guard: run the release guard on this environment's canaries (scripts/health/guard.mjs) with the
+ *   guard: run the release guard on this environment's canaries (control-plane/src/health/guard.mjs) with the
  *   reports collected here; false: collect only.
  * @returns {Promise<import('node:http').Server>} closing it stops the guard and closes the store
  */

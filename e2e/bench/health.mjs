@@ -35,8 +35,8 @@ const RELEASES = [
 ];
 
 async function serve(dir) {
-  const { createCollector } = await import('../../scripts/health/collector.mjs');
-  const { openStore } = await import('../../scripts/health/store.mjs');
+  const { createCollector } = await import('../../control-plane/src/health/collector.mjs');
+  const { openStore } = await import('../../control-plane/src/health/store.mjs');
   const { serveApp } = await import('../../scripts/serve.mjs');
   const store = await openStore({ dir });
   const collector = createCollector({
@@ -142,7 +142,7 @@ async function bench() {
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
 
-  const { readFigures } = await import('../../scripts/health/store.mjs');
+  const { readFigures } = await import('../../control-plane/src/health/store.mjs');
   const figures = readFigures({ dir });
   const stored = figures.list().reduce((sum, series) => sum + series.totals.sessions, 0);
   rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ const execute = promisify(execFile);
 /** The release and rollout CLIs as a release owner runs them, for one rollout environment of a spec's own. */
 export function deployCli(environment: string) {
   return async (script: 'release' | 'rollout', ...args: string[]): Promise<string> => {
-    const { stdout } = await execute(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], {
+    const { stdout } = await execute(process.execPath, [join(root, 'control-plane', 'bin', `${script}.mjs`), ...args], {
       cwd: root,
       env: { ...process.env, NETNET_ENV: environment },
       maxBuffer: 16 * 1024 * 1024,

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 // One version rule on both sides: the shell's isVersion (remote map, QA pins) and the release
-// tooling's (scripts/deploy/tree.mjs, the semver package) give the same answer for every version
+// tooling's (control-plane/src/deploy/tree.mjs, the semver package) give the same answer for every version
 // in this table, and the answer written here.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -39,7 +39,7 @@ const table: Array<[string, boolean]> = [
 ];
 
 function toolingAnswers(versions: string[]): boolean[] {
-  const tree = resolve(__dirname, '../../../scripts/deploy/tree.mjs');
+  const tree = resolve(__dirname, '../../../control-plane/src/deploy/tree.mjs');
   const program = `import { isVersion } from ${JSON.stringify(tree)};
     console.log(JSON.stringify(JSON.parse(process.argv[1]).map(isVersion)));`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', program, JSON.stringify(versions)], { encoding: 'utf8' });

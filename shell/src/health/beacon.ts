@@ -6,7 +6,7 @@ import type { HealthReport } from './reports';
 // session not counted, never something the member sees: nothing here throws.
 
 const REPORTS_URL = '/health/reports';
-// The collector's limits per POST (scripts/health/reports.mjs): a batch over them is refused whole.
+// The collector's limits per POST (control-plane/src/health/reports.mjs): a batch over them is refused whole.
 export const MAX_REPORTS = 50;
 export const MAX_BODY_BYTES = 16 * 1024;
 

@@ -3,7 +3,7 @@ import type { Channel } from '../rollout/chooseRelease';
 
 // What this document tells the site's server about the releases it used: one session per release
 // with its outcome, and the page's web vitals as samples (docs/architecture.md, "Release health";
-// the collector's schema is scripts/health/reports.mjs). A report holds the fields below and
+// the collector's schema is control-plane/src/health/reports.mjs). A report holds the fields below and
 // nothing else, so none can carry a member id, an email or a URL.
 
 export type Outcome = 'loaded' | 'fell-back' | 'failed' | 'boundary-error' | 'uncaught-error';
@@ -31,7 +31,7 @@ export interface HealthReport {
   vitals?: Vitals;
 }
 
-// The collector's bounds (scripts/health/reports.mjs): one value outside them, or one version too
+// The collector's bounds (control-plane/src/health/reports.mjs): one value outside them, or one version too
 // long, refuses the whole batch, so such a report is never queued.
 export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly [number, number]>> = { lcp: [0, 60_000], inp: [0, 60_000], cls: [0, 10] };
 const MAX_VERSION_LENGTH = 64;

@@ -308,8 +308,8 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   for (const sent of beacons().flat()) {
     expect(Object.keys(sent).every((key) => ['remote', 'release', 'channel', 'outcome', 'vitals'].includes(key))).toBe(true);
   }
-  // The collector's parser itself (scripts/health/reports.mjs), run by Node as the server runs it.
-  const reportsModule = path.resolve(__dirname, '../../../scripts/health/reports.mjs');
+  // The collector's parser itself (control-plane/src/health/reports.mjs), run by Node as the server runs it.
+  const reportsModule = path.resolve(__dirname, '../../../control-plane/src/health/reports.mjs');
   const check = `import { parseBatch } from ${JSON.stringify(reportsModule)};
     let input = ''; for await (const chunk of process.stdin) input += chunk;
     console.log(JSON.stringify(JSON.parse(input).map((body) => parseBatch(body))));`;

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-// The release and rollout CLIs (scripts/release.mjs, scripts/rollout.mjs) as a release owner
+// The release and rollout CLIs (control-plane/bin/release.mjs, control-plane/bin/rollout.mjs) as a release owner
 // runs them, against a throwaway deploy tree. Releases are published with --from a fake build,
 // so no webpack run is needed; the e2e rollout spec builds real ones.
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,13 +25,13 @@ function node(args: string[], extra: NodeJS.ProcessEnv = {}) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-const cli = (script: 'release' | 'rollout', ...args: string[]) => node([join(root, 'scripts', `${script}.mjs`), ...args]);
+const cli = (script: 'release' | 'rollout', ...args: string[]) => node([join(root, 'control-plane', 'bin', `${script}.mjs`), ...args]);
 
 const sha384 = (content: string | Buffer) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 
 /** The same command, not waiting for it: for commands run at the same time. */
 function cliAsync(script: 'release' | 'rollout', ...args: string[]): Promise<{ code: number | null; err: string }> {
-  const child = spawn(process.execPath, [join(root, 'scripts', `${script}.mjs`), ...args], { cwd: root, env: cliEnv() });
+  const child = spawn(process.execPath, [join(root, 'control-plane', 'bin', `${script}.mjs`), ...args], { cwd: root, env: cliEnv() });
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((done) => child.on('close', (code) => done({ code, err })));
@@ -207,7 +207,7 @@ describe('rollout', () => {
     expect(readdirSync(deploy).filter((name) => name.startsWith('rollout.'))).toEqual([]);
   });
 
-  // The whole table of spellings is in scripts/deploy/rolloutCommands.test.mjs; here the flag end to end.
+  // The whole table of spellings is in control-plane/src/deploy/rolloutCommands.test.mjs; here the flag end to end.
   it.each(['-1', '101', '0x10', '1e1', '10.5'])('refuses a canary percent of %j', (percent) => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     const result = cli('rollout', 'canary', 'remote-title', '1.4.0', `--percent=${percent}`);
@@ -341,7 +341,7 @@ describe('rollout commands at the same time', () => {
 describe('the compatibility gate', () => {
   // A shell build of our own making, so the versions it provides are known here exactly.
   let shellManifest: string;
-  const gated = (...args: string[]) => node([join(root, 'scripts', 'rollout.mjs'), ...args], { NETNET_SHELL_MANIFEST: shellManifest });
+  const gated = (...args: string[]) => node([join(root, 'control-plane', 'bin', 'rollout.mjs'), ...args], { NETNET_SHELL_MANIFEST: shellManifest });
   const release = (version: string, sharedList: Shared[]) =>
     expect(cli('release', 'remote-title', '--version', version, '--from', fakeBuild('remote-title', version, undefined, sharedList)).code).toBe(0);
   const fits = [shared('react', '^19.0.0'), shared('react-dom/client', '^19.3.0'), shared('jotai', '~2.20.0'), shared('@netnet/shared', '^1.0.0')];
@@ -439,7 +439,7 @@ describe('release health', () => {
   type Report = { remote: string; release: string; channel: string; outcome?: string; vitals?: { lcp?: number } };
   let seq = 0;
 
-  /** Appends batches to the environment's health store in the store's own log format (scripts/health/store.mjs). */
+  /** Appends batches to the environment's health store in the store's own log format (control-plane/src/health/store.mjs). */
   function reportsArrived(reports: Report[], at = Date.now(), env = 'local') {
     const dir = join(deploy, `health.${env}`);
     mkdirSync(dir, { recursive: true });
@@ -556,7 +556,7 @@ describe('release health', () => {
   it('guard keeps running, reading the figures afresh on every pass, until SIGTERM', async () => {
     expect(cli('rollout', 'stable', 'remote-title', '1.3.0').code).toBe(0);
     expect(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10').code).toBe(0);
-    const child = spawn(process.execPath, [join(root, 'scripts', 'rollout.mjs'), 'guard', '--interval', '0.2'], { cwd: root, env: cliEnv() });
+    const child = spawn(process.execPath, [join(root, 'control-plane', 'bin', 'rollout.mjs'), 'guard', '--interval', '0.2'], { cwd: root, env: cliEnv() });
     let out = '';
     const seen = (text: string) =>
       new Promise<void>((done, fail) => {

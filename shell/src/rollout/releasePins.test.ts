@@ -20,7 +20,7 @@ function node(args: string[], extraEnv: Record<string, string> = {}) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 const cli = (script: 'release' | 'rollout' | 'qa-token', args: string[], env: Record<string, string> = {}) =>
-  node([join(root, 'scripts', `${script}.mjs`), ...args], env);
+  node([join(root, 'control-plane', 'bin', `${script}.mjs`), ...args], env);
 
 function publish(version: string) {
   const dir = join(builds, version);
@@ -34,7 +34,7 @@ function publish(version: string) {
 /** /remotes.json as the shell's server builds it for one request. */
 function mapFor(environment: string, { token, secret }: { token?: string; secret?: string } = {}) {
   const script = `
-    import { remoteMapFor } from ${JSON.stringify(join(root, 'scripts/deploy/remoteMap.mjs'))};
+    import { remoteMapFor } from ${JSON.stringify(join(root, 'control-plane/src/deploy/remoteMap.mjs'))};
     console.log(JSON.stringify(remoteMapFor(${JSON.stringify(environment)}, process.env, { qaToken: ${JSON.stringify(token)} })));`;
   const result = node(['--input-type=module', '-e', script], secret ? { NETNET_QA_SECRET: secret } : {});
   expect(result.err).toBe('');

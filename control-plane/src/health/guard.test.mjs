@@ -1,5 +1,5 @@
 // The guard's decisions on given figures, and the rollout file it writes for them.
-// Run: node --test scripts/health/guard.test.mjs
+// Run: node --test control-plane/src/health/guard.test.mjs
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

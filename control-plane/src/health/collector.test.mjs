@@ -1,6 +1,6 @@
 // The collector over real HTTP: what it counts, what it refuses (and that refusals change no
 // figure), its rate limit, and the OTLP export.
-// Run: node --test scripts/health/collector.test.mjs
+// Run: node --test control-plane/src/health/collector.test.mjs
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';

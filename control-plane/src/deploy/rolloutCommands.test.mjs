@@ -1,5 +1,5 @@
 // `--percent` as typed at the keyboard: whole numbers 0–100 in plain decimal, "%" allowed after.
-// Run: node --test scripts/deploy/rolloutCommands.test.mjs
+// Run: node --test control-plane/src/deploy/rolloutCommands.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parsePercent } from './rolloutCommands.mjs';

@@ -1,19 +1,21 @@
 // `npm run release -- <remote> [--version 1.4.0] [--from <dir>]` (or `npm run release -w <remote>`):
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
-// Nothing else is built or touched; rolling it out is a separate step (scripts/rollout.mjs).
+// Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.mjs).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { root } from './build.mjs';
-import { runCli } from './deploy/cli.mjs';
-import { copyBuild } from './deploy/copyBuild.mjs';
-import { writeIntegrity } from './deploy/integrity.mjs';
-import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from './deploy/tree.mjs';
+import { runCli } from '../src/deploy/cli.mjs';
+import { copyBuild } from '../src/deploy/copyBuild.mjs';
+import { writeIntegrity } from '../src/deploy/integrity.mjs';
+import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.mjs';
 
 const require = createRequire(import.meta.url);
-const site = require('./site.cjs');
+// The checkout: a release is built from the remote's workspace in it.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const site = require('../../scripts/site.cjs');
 
 const USAGE = `usage: npm run release -- <remote> [--version <x.y.z>] [--from <built dir>]
   Builds <remote> for production and publishes it as deploy/<remote>/<version>/.
@@ -60,7 +62,7 @@ async function main() {
     return;
   }
   const remote = assertRemote(positionals[0]);
-  const version = assertVersion(values.version ?? require(`../${remote}/package.json`).version);
+  const version = assertVersion(values.version ?? require(`../../${remote}/package.json`).version);
   const target = releaseDir(remote, version);
   const nearby = relative(process.cwd(), target);
   const shown = nearby && !nearby.startsWith('..') ? nearby : target;

@@ -59,7 +59,7 @@ export function validateRollout(value, source = 'the rollout file') {
       fail(`${remote}'s rolledBack must be a list of versions`);
     }
   }
-  // Pin policy (scripts/deploy/remoteMap.mjs): both optional, set by hand.
+  // Pin policy (control-plane/src/deploy/remoteMap.mjs): both optional, set by hand.
   for (const flag of ['production', 'pinRolledBack']) {
     if (value[flag] !== undefined && typeof value[flag] !== 'boolean') fail(`"${flag}" must be true or false`);
   }

@@ -1,11 +1,11 @@
 // The guard: every few seconds, each canary against its stable on the figures' window
-// (scripts/health/sequential.mjs: failures minute by minute, failures against the stable's rate
+// (control-plane/src/health/sequential.mjs: failures minute by minute, failures against the stable's rate
 // over the window, LCP p75); a canary worse on any of them is rolled back, a healthy
 // one optionally widened through stages, with the rollout file written the way the rollout CLI
 // writes it (locked, atomic) and the reason kept in the file's `guardHistory`.
 //
 // The per-remote `history` of the rollout file is a list of versions that the file's validator
-// (scripts/deploy/rolloutFile.mjs) and the CLI read as earlier stables; the guard's entries, with
+// (control-plane/src/deploy/rolloutFile.mjs) and the CLI read as earlier stables; the guard's entries, with
 // their reasons, go in a list of their own at the top of the file, which every rollout command
 // carries over untouched.
 import { rollback, setCanary } from '../deploy/rolloutCommands.mjs';
@@ -97,8 +97,8 @@ export function explain(decision) {
  * them): `why` says which rule decided. Pure: reads the figures (already pruned to the window
  * ending now) and the rollout, changes neither.
  *
- * @param figures createFigures() (scripts/health/figures.mjs) or anything with its `series` and `windowMinutes`
- * @param rollout a rollout document (scripts/deploy/rolloutFile.mjs), or null
+ * @param figures createFigures() (control-plane/src/health/figures.mjs) or anything with its `series` and `windowMinutes`
+ * @param rollout a rollout document (control-plane/src/deploy/rolloutFile.mjs), or null
  * @param {object} [options]
  * @param {number[]} [options.stages] percents to widen through, e.g. [10, 25, 50, 100]; none: never widen
  * @param {number} [options.minStageSessions] canary sessions a stage needs before it is widened
@@ -208,14 +208,14 @@ function trackStages(rollout, state, now) {
 
 /**
  * One pass of the guard over an environment: decide, then write each rollback or widening to the
- * rollout file under its lock (scripts/deploy/rolloutFile.mjs updateRollout), re-checked against
+ * rollout file under its lock (control-plane/src/deploy/rolloutFile.mjs updateRollout), re-checked against
  * the file as it is once the lock is held. The entry point `npm start` and `npm run rollout --
  * guard` are to call (every GUARD_DEFAULTS.intervalMs, keeping `state` between passes).
  *
  * @param {object} options
  * @param {string} options.environment the rollout file's environment
  * @param options.figures the collector's figures (createFigures()), or a function giving them for
- *   each pass (e.g. readFigures() of scripts/health/store.mjs in another process); pruned to `now`
+ *   each pass (e.g. readFigures() of control-plane/src/health/store.mjs in another process); pruned to `now`
  * @param {number} [options.now] ms; Date.now() by default
  * @param {object} [options.state] kept by the caller between passes (when stages started)
  * @param {(line: string) => void} [options.log] told of every change written

@@ -1,5 +1,5 @@
 // Per-minute figures over a window, and the LCP histogram they keep.
-// Run: node --test scripts/health/figures.test.mjs
+// Run: node --test control-plane/src/health/figures.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countsSince, createFigures, MINUTE_MS, minuteOf } from './figures.mjs';

@@ -1,11 +1,11 @@
 // `npm run qa-token -- [--env production] [--hours 8]`: prints a QA token for pinning versions in a
-// production environment (see scripts/deploy/qaToken.mjs). Needs NETNET_QA_SECRET, the same secret
+// production environment (see control-plane/src/deploy/qaToken.mjs). Needs NETNET_QA_SECRET, the same secret
 // the server that builds /remotes.json has. QA opens `<site>/?qa-token=<token>&remote.<remote>=<version>`.
 import { parseArgs } from 'node:util';
-import { runCli } from './deploy/cli.mjs';
-import { MAX_TOKEN_HOURS, signQaToken } from './deploy/qaToken.mjs';
-import { environmentName } from './deploy/rolloutFile.mjs';
-import { DeployError } from './deploy/tree.mjs';
+import { runCli } from '../src/deploy/cli.mjs';
+import { MAX_TOKEN_HOURS, signQaToken } from '../src/deploy/qaToken.mjs';
+import { environmentName } from '../src/deploy/rolloutFile.mjs';
+import { DeployError } from '../src/deploy/tree.mjs';
 
 async function main() {
   const { values } = parseArgs({ options: { env: { type: 'string' }, hours: { type: 'string', default: '8' } } });

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { isVersion } from '../deploy/tree.mjs';
 
-const site = createRequire(import.meta.url)('../site.cjs');
+const site = createRequire(import.meta.url)('../../../scripts/site.cjs');
 
 /** The body of one POST: bytes on the wire, then reports in it. */
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -1,8 +1,8 @@
-// Simulated canaries through the guard's real figures and decisions (scripts/health/figures.mjs,
+// Simulated canaries through the guard's real figures and decisions (control-plane/src/health/figures.mjs,
 // guard.mjs assess(), which is decide() without the sentences): sessions arrive one by one in random order, a share of them on the canary, each
 // failing at its release's rate and carrying an LCP sample; the guard decides every few seconds
 // of simulated time. Seeded, so the same call gives the same figures.
-//   node scripts/health/simulate.mjs [runs]      prints the rollback rates (default 1000 runs)
+//   node control-plane/src/health/simulate.mjs [runs]      prints the rollback rates (default 1000 runs)
 import { pathToFileURL } from 'node:url';
 import { createFigures } from './figures.mjs';
 import { assess } from './guard.mjs';

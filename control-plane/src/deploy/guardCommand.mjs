@@ -1,4 +1,4 @@
-// `npm run rollout -- guard`: the guard (scripts/health/guard.mjs) for one environment, in the
+// `npm run rollout -- guard`: the guard (control-plane/src/health/guard.mjs) for one environment, in the
 // process of a deployment job rather than the site's. The figures are collected by the site's
 // server, so each pass reads them afresh from the store it writes (deploy/health.<env>/).
 import { existsSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { healthDir } from '../health/store.mjs';
 import { figuresOf } from './healthStatus.mjs';
 import { DeployError } from './tree.mjs';
 
-// Typed by a person, like --percent (scripts/deploy/rolloutCommands.mjs): plain decimal digits
+// Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.mjs): plain decimal digits
 // only, so a typo is refused rather than read as some other number.
 const STAGE = /^(?:100|[1-9][0-9]?)%?$/;
 const COUNT = /^[1-9][0-9]{0,6}$/;

@@ -6,7 +6,7 @@ import { isPercent } from './rolloutFile.mjs';
 const clone = (rollout) => structuredClone(rollout);
 
 // Versions taken back for a defect stay listed (rolledBack), so QA cannot pin them by accident
-// (scripts/deploy/remoteMap.mjs); choosing one again on purpose takes it off the list.
+// (control-plane/src/deploy/remoteMap.mjs); choosing one again on purpose takes it off the list.
 function rolledBackExcept(plan, version) {
   const list = (plan?.rolledBack ?? []).filter((earlier) => earlier !== version);
   return list.length ? { rolledBack: list } : {};

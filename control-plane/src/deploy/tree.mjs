@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import semver from 'semver';
 
-const site = createRequire(import.meta.url)('../site.cjs');
+const site = createRequire(import.meta.url)('../../../scripts/site.cjs');
 
 /** A mistake of the person at the keyboard: printed as one line, exit code 1. */
 export class DeployError extends Error {}

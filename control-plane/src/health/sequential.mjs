@@ -37,7 +37,7 @@
 // same-minute test alone, which an incident cannot fool; and only whole minutes count, since in the
 // first seconds of an incident the stable may not have failed yet. The rate is estimated, so Ville's bound
 // is no longer exact; the two tests share the error budget (α 0.003 + 0.007) and the simulation
-// (scripts/health/simulate.mjs) measures what they do together.
+// (control-plane/src/health/simulate.mjs) measures what they do together.
 //
 // LCP — a second test of the same form on the window's LCP samples: of the samples above the p75
 // of both releases together, how many are the canary's. Under H0 (one distribution) each is the
@@ -133,7 +133,7 @@ export function referenceTest(strata, stable, options = {}) {
 }
 
 /**
- * The LCP test on two histograms (scripts/health/histogram.mjs) over the same window.
+ * The LCP test on two histograms (control-plane/src/health/histogram.mjs) over the same window.
  * verdict: 'too-few' (either has fewer than minSamples), 'worse' (rollback) or 'not-worse'.
  */
 export function lcpTest({ canary, stable }, options = {}) {

@@ -1,5 +1,5 @@
 // The compatibility gate on small manifests shaped like the ones Module Federation writes.
-// Run: node --test scripts/health/compatibility.test.mjs
+// Run: node --test control-plane/src/health/compatibility.test.mjs
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

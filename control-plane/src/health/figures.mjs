@@ -1,7 +1,7 @@
 // The figures the guard and the status read: per remote × release × channel, per-minute counts of
 // sessions and outcomes and an LCP histogram, for the last `windowMinutes` minutes, with running
 // totals over that window. Per-minute buckets let the guard compare a canary with its stable
-// minute by minute, on the very same stretch of time (scripts/health/sequential.mjs).
+// minute by minute, on the very same stretch of time (control-plane/src/health/sequential.mjs).
 //
 // A 'fell-back' report is a failure of the release it names, the canary or pinned release that
 // failed to load, not of the stable that then served the page: the member saw a page, but the
@@ -112,7 +112,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 } = {}) {
     /** Whether recording these reports keeps the figures within `maxSeries`. */
     canRecord: (reports) => all.size + newSeries(reports) <= maxSeries,
 
-    /** Counts valid reports (scripts/health/reports.mjs) accepted at `at` (ms, the server's clock). */
+    /** Counts valid reports (control-plane/src/health/reports.mjs) accepted at `at` (ms, the server's clock). */
     record(reports, at) {
       prune(at);
       const minute = minuteOf(at);

@@ -1,5 +1,5 @@
 // The guard's statistics. The rates over many simulated canaries are in simulate.test.mjs.
-// Run: node --test scripts/health/sequential.test.mjs
+// Run: node --test control-plane/src/health/sequential.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bucketOf, emptyHistogram } from './histogram.mjs';

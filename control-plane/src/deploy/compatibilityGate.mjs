@@ -1,6 +1,6 @@
 // The compatibility gate of `rollout stable|canary|promote`: a release reaches members only if the
 // shell that will host it provides every shared package in a version its mf-manifest.json accepts
-// (scripts/health/compatibility.mjs). Otherwise the release would get a second copy of React or a
+// (control-plane/src/health/compatibility.mjs). Otherwise the release would get a second copy of React or a
 // singleton it was not built for, and fail at run time in members' browsers rather than here.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements } from '../health/compatibility.mjs';
 import { DeployError, releaseDir } from './tree.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const shellFolder = join(root, 'shell');
 
 export const OVERRIDE_FLAG = '--skip-compatibility';

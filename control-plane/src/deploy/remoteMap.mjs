@@ -8,7 +8,7 @@ import { verifyQaToken } from './qaToken.mjs';
 import { readRollout } from './rolloutFile.mjs';
 import { publishedVersions, releaseDir } from './tree.mjs';
 
-const site = createRequire(import.meta.url)('../site.cjs');
+const site = createRequire(import.meta.url)('../../../scripts/site.cjs');
 
 /**
  * Who may pin what. Production (`NETNET_ENV=production`, or `"production": true` in the rollout

@@ -1,5 +1,5 @@
 // The report schema: what a browser may send, and everything else refused whole.
-// Run: node --test scripts/health/reports.test.mjs
+// Run: node --test control-plane/src/health/reports.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_BODY_BYTES, MAX_REPORTS, parseBatch } from './reports.mjs';

@@ -1,6 +1,6 @@
 // The store keeps every batch it acknowledged across a crash, drops a torn last line, and counts
 // nothing twice after a compaction.
-// Run: node --test scripts/health/store.test.mjs
+// Run: node --test control-plane/src/health/store.test.mjs
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

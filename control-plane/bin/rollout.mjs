@@ -6,16 +6,16 @@
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCli } from './deploy/cli.mjs';
-import { checkCompatibility, OVERRIDE_FLAG } from './deploy/compatibilityGate.mjs';
-import { guardCommand, guardOptions } from './deploy/guardCommand.mjs';
-import { healthReport } from './deploy/healthStatus.mjs';
-import { remoteMapFor } from './deploy/remoteMap.mjs';
-import { parsePercent, promote, rollback, setCanary, setStable } from './deploy/rolloutCommands.mjs';
-import { emptyRollout, environmentName, readRollout, rolloutPath, updateRollout } from './deploy/rolloutFile.mjs';
-import { DeployError, publishedVersions } from './deploy/tree.mjs';
+import { runCli } from '../src/deploy/cli.mjs';
+import { checkCompatibility, OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.mjs';
+import { guardCommand, guardOptions } from '../src/deploy/guardCommand.mjs';
+import { healthReport } from '../src/deploy/healthStatus.mjs';
+import { remoteMapFor } from '../src/deploy/remoteMap.mjs';
+import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.mjs';
+import { emptyRollout, environmentName, readRollout, rolloutPath, updateRollout } from '../src/deploy/rolloutFile.mjs';
+import { DeployError, publishedVersions } from '../src/deploy/tree.mjs';
 
-const site = createRequire(import.meta.url)('./site.cjs');
+const site = createRequire(import.meta.url)('../../scripts/site.cjs');
 
 const USAGE = `usage: npm run rollout -- <command> [--env <name>]
   status [--json]                                what each remote serves, how its releases fared in the last hour

@@ -13,7 +13,7 @@
 // Appends that arrive while a write is under way wait and go together in the next one (one write).
 // A crash mid-write can leave a torn last line: it was never acknowledged, so it is dropped, and
 // cut off before anything is appended after it. The snapshot is written beside and renamed over,
-// as the rollout file is (scripts/durableWrite.mjs); its `seq` says which log lines it already
+// as the rollout file is (control-plane/src/durableWrite.mjs); its `seq` says which log lines it already
 // holds, so a crash between the rename and emptying the log counts nothing twice.
 import { existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { open } from 'node:fs/promises';

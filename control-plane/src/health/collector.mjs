@@ -83,14 +83,14 @@ function readBody(req, limit) {
 
 /**
  * @param {object} options
- * @param options.store openStore() (scripts/health/store.mjs): where batches go before the 204
+ * @param options.store openStore() (control-plane/src/health/store.mjs): where batches go before the 204
  * @param {() => number} [options.now] the clock batches are counted at (ms)
  * @param {object} [options.rate] RATE_DEFAULTS overrides
  * @param {(remote: string, release: string) => boolean} [options.isKnownRelease] refuses reports
  *   of releases that do not exist (e.g. not published), so made-up versions make no figures
  * @param {(req) => string} [options.clientOf] the key of the rate limit: the socket's address; behind
  *   a proxy, the client address the proxy vouches for (every member would share the proxy's)
- * @param {NodeJS.ProcessEnv} [options.env] OTEL_EXPORTER_OTLP_* here start the OTLP export (scripts/health/otlp.mjs)
+ * @param {NodeJS.ProcessEnv} [options.env] OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.mjs)
  */
 export function createCollector({
   store,
@@ -149,7 +149,7 @@ export function createCollector({
     /** Whether a request is the collector's to answer (the server routes it here). */
     matches: (req) => new URL(req.url ?? '/', 'http://collector').pathname === REPORTS_PATH,
     handle,
-    /** The live figures (scripts/health/figures.mjs), for the guard and the status. */
+    /** The live figures (control-plane/src/health/figures.mjs), for the guard and the status. */
     figures: () => store.figures,
     /** Counts since the collector started: accepted reports per series and outcome, refused batches per status. */
     counters: () => ({

@@ -1,6 +1,6 @@
-// The guard over 1,000 simulated canaries of each kind (scripts/health/simulate.mjs), seeded:
+// The guard over 1,000 simulated canaries of each kind (control-plane/src/health/simulate.mjs), seeded:
 // the guard's targets, as far as the stable's rate can be known from its window (docs/architecture.md, "Release health").
-// Run: node --test scripts/health/simulate.test.mjs
+// Run: node --test control-plane/src/health/simulate.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { knownRatePower, mulberry32, simulate, simulateCanary } from './simulate.mjs';
