@@ -35,6 +35,13 @@ export function startAuthEmulator() {
   ]);
 }
 
+const lastTasks = [];
+
+/** Work to finish after the servers and children are told to stop (the embedded database's shutdown). */
+export function atStop(task) {
+  lastTasks.push(task);
+}
+
 export function keepServer(server) {
   servers.push(server);
   return server;
@@ -58,7 +65,9 @@ export function stopAll(code = 0) {
   stopping = true;
   for (const server of servers) server.close();
   for (const child of children) child.kill('SIGINT');
-  setTimeout(() => process.exit(code), 1500).unref();
+  const exit = setTimeout(() => process.exit(code), 5000);
+  exit.unref();
+  void Promise.allSettled(lastTasks.map((task) => task())).then(() => setTimeout(() => process.exit(code), 1500).unref());
 }
 
 process.on('SIGINT', () => stopAll(0));

@@ -1,13 +1,16 @@
 // `npm start`: builds what is out of date, then runs the whole site on localhost —
 // the catalogue service, the Firebase Auth emulator, each remote on its own origin, the published
-// releases (deploy/) on :8090 and the shell on :8080 — and prints one line when it is ready.
+// releases (deploy/) on :8090, the store (DATABASE_URL, else an embedded PostgreSQL in
+// deploy/.database/) and the shell on :8080 — and prints one line when it is ready.
 // Ctrl-C stops everything it started.
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.mjs';
-import { keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
+import { openDatabase } from '../control-plane/src/store/database.mjs';
+import { registerPublished } from '../control-plane/src/store/releases.mjs';
+import { atStop, keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 import { serveShell } from './shellServer.mjs';
 
@@ -19,6 +22,16 @@ async function main() {
   await buildIfNeeded();
 
   const { ports } = site;
+  // The store first: a database that cannot be had stops the start with its reason.
+  const database = await openDatabase();
+  atStop(async () => {
+    await database.close();
+    // Stopped only by whoever started it: a database another command started keeps running.
+    if (database.embedded?.startedHere) await database.embedded.stop();
+  });
+  // Releases published into the folder before the store knew them (an older checkout) are registered.
+  const imported = await registerPublished(database.pool, site.remotes);
+  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(ports.catalogue) });
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
@@ -38,7 +51,7 @@ async function main() {
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
   // release-health reports, and its guard rolls back a canary doing worse than its stable
   // (NETNET_GUARD=off: reports only, e.g. when `npm run rollout -- guard` runs elsewhere).
-  keepServer(await serveShell({ port: ports.shell, guard: process.env.NETNET_GUARD !== 'off' && {} }));
+  keepServer(await serveShell({ port: ports.shell, database, guard: process.env.NETNET_GUARD !== 'off' && {} }));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s)`);
 }

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { runCli } from '../src/deploy/cli.mjs';
 import { MAX_TOKEN_HOURS, signQaToken } from '../src/deploy/qaToken.mjs';
-import { environmentName } from '../src/deploy/rolloutFile.mjs';
+import { environmentName } from '../src/store/rollouts.mjs';
 import { DeployError } from '../src/deploy/tree.mjs';
 
 async function main() {

@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCli } from '../src/deploy/cli.mjs';
 import { copyBuild } from '../src/deploy/copyBuild.mjs';
-import { writeIntegrity } from '../src/deploy/integrity.mjs';
+import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.mjs';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.mjs';
+import { openDatabase } from '../src/store/database.mjs';
+import { registerRelease } from '../src/store/releases.mjs';
 
 const require = createRequire(import.meta.url);
 // The checkout: a release is built from the remote's workspace in it.
@@ -86,6 +88,13 @@ async function main() {
     renameSync(staging, target);
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+  // Registered once its files are in place: the map never names a release the origin lacks.
+  const db = await openDatabase({ max: 1 });
+  try {
+    await registerRelease(db.pool, remote, version, entryIntegrity(target));
+  } finally {
+    await db.close();
   }
   console.log(`published ${remote} ${version} in ${shown}`);
   console.log(`next: npm run rollout -- canary ${remote} ${version} --percent 10`);

@@ -1,10 +1,11 @@
-// `npm run rollout -- <command>`: the release owner's controls over one environment's rollout file
-// (deploy/rollout.<env>.json). Every change is checked against the deploy tree and written
-// atomically under a lock (two commands at once both land, or one fails loudly); members pick
-// it up on their next page load. `status` and `guard` read the environment's release health, which
-// the site's server collects (README.md, "Reading release health").
+// `npm run rollout -- <command>`: the release owner's controls over one environment's rollout map
+// in the store the running site uses (DATABASE_URL, else the embedded PostgreSQL in deploy/).
+// Every change is checked against the published releases and written as a compare-and-set with
+// an audit entry (two commands on different remotes both land; two on the same remote at once:
+// one lands, the other is refused); every instance of the site has it within a second.
+// `status` and `guard` read the environment's release health (docs/operations.md).
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
+import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runCli } from '../src/deploy/cli.mjs';
 import { checkCompatibility, OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.mjs';
@@ -12,8 +13,10 @@ import { guardCommand, guardOptions } from '../src/deploy/guardCommand.mjs';
 import { healthReport } from '../src/deploy/healthStatus.mjs';
 import { remoteMapFor } from '../src/deploy/remoteMap.mjs';
 import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.mjs';
-import { emptyRollout, environmentName, readRollout, rolloutPath, updateRollout } from '../src/deploy/rolloutFile.mjs';
-import { DeployError, publishedVersions } from '../src/deploy/tree.mjs';
+import { DeployError } from '../src/deploy/tree.mjs';
+import { openDatabase } from '../src/store/database.mjs';
+import { listReleases } from '../src/store/releases.mjs';
+import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout } from '../src/store/rollouts.mjs';
 
 const site = createRequire(import.meta.url)('../../scripts/site.cjs');
 
@@ -44,9 +47,9 @@ const FLAGS = {
   guard: ['stages', 'min-stage-sessions', 'interval', 'once'],
 };
 
-function describe(rollout, remote) {
+function describe(rollout, remote, releases) {
   const plan = rollout?.remotes[remote];
-  const published = publishedVersions(remote);
+  const published = (releases.get(remote) ?? []).map((release) => release.version);
   const parts = plan
     ? [`stable ${plan.stable}`, plan.canary && `canary ${plan.canary.version} at ${plan.canary.percent}%`]
     : [`own build (${site.remoteMap().remotes[remote].stable.entry})`];
@@ -55,10 +58,7 @@ function describe(rollout, remote) {
   return `${remote.padEnd(14)} ${parts.filter(Boolean).join(' · ')}`;
 }
 
-const shown = (path) => {
-  const nearby = relative(process.cwd(), path);
-  return nearby && !nearby.startsWith('..') ? nearby : path;
-};
+const actor = () => `${userInfo().username}@${hostname()}`;
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -86,23 +86,39 @@ async function main() {
   if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
   const environment = environmentName(process.env, values.env);
 
+  const store = await openDatabase({ max: 2 });
+  try {
+    await run({ db: store.pool, command, remote, version, values, environment });
+  } finally {
+    await store.close();
+  }
+}
+
+async function run({ db, command, remote, version, values, environment }) {
   if (command === 'status') {
-    const current = readRollout(environment);
-    if (values.json) return console.log(JSON.stringify(remoteMapFor(environment), null, 2));
-    const health = healthReport({ environment, rollout: current, remotes: site.remotes, show: shown });
-    console.log(`environment ${environment} (${current ? shown(rolloutPath(environment)) : 'nothing rolled out yet'})`);
+    const [{ version: mapVersion, rollout: current }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
+    if (values.json) return console.log(JSON.stringify(remoteMapFor(environment, { rollout: current, releases }), null, 2));
+    const health = await healthReport({ db, environment, rollout: current, remotes: site.remotes });
+    console.log(`environment ${environment} (${current ? `map version ${mapVersion}` : 'nothing rolled out yet'})`);
     for (const line of [...health.header, '']) console.log(line);
     for (const name of site.remotes) {
       const details = health.byRemote.get(name);
       // A blank line after a remote's details keeps the next remote's line from reading as one of them.
-      for (const line of [describe(current, name), ...details, ...(details.length ? [''] : [])]) console.log(line);
+      for (const line of [describe(current, name, releases), ...details, ...(details.length ? [''] : [])]) console.log(line);
+    }
+    const trail = await auditTrail(db, environment, 5);
+    if (trail.length) {
+      console.log('latest changes:');
+      for (const entry of trail) {
+        console.log(`  v${entry.map_version} ${entry.at.toISOString().slice(0, 19).replace('T', ' ')} UTC  ${entry.actor}: ${entry.action}${entry.remote ? ` ${entry.remote}` : ''}`);
+      }
     }
     return;
   }
   if (command === 'guard') {
     // Checked before the first pass: a deployment job with a typo fails at once, not later.
     const options = guardOptions(values);
-    return guardCommand({ environment, options, show: shown });
+    return guardCommand({ db, environment, options });
   }
 
   // Each move gives the new rollout and the release it points members at (`gated`), which the
@@ -115,22 +131,27 @@ async function main() {
     const percent = parsePercent(values.percent);
     move = (rollout) => ({ next: setCanary(rollout, remote, version, percent), gated: version });
   } else if (command === 'promote') {
-    move = (rollout) => ({ next: promote(rollout, remote), gated: rollout.remotes[remote].canary.version });
+    move = (rollout) => ({ next: promote(rollout, remote), gated: rollout.remotes[remote]?.canary?.version });
   } else move = (rollout) => ({ next: rollback(rollout, remote) });
 
-  // Applied to the rollout as it is once the lock is ours, not as it was read above: a command
-  // running at the same time may have changed it meanwhile (for promote, which canary it is).
+  // Applied to the map as it is when written, not as it was first read: a command on another
+  // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
   let next;
-  const path = await updateRollout(environment, (latest) => {
-    const moved = move(latest ?? emptyRollout());
-    if (moved.gated !== undefined) {
-      checkCompatibility({ remote, version: moved.gated, skip: values[SKIP], warn: (line) => console.error(line) });
-    }
-    next = moved.next;
-    return next;
-  });
-  console.log(`${environment}: ${describe(next, remote)}`);
-  console.log(`written to ${shown(path)}; members get it on their next page load.`);
+  const written = await updateRollout(
+    db,
+    environment,
+    (latest) => {
+      const moved = move(latest ?? emptyRollout());
+      if (moved.gated !== undefined) {
+        checkCompatibility({ remote, version: moved.gated, skip: values[SKIP], warn: (line) => console.error(line) });
+      }
+      next = moved.next;
+      return next;
+    },
+    { actor: actor(), action: command, remote },
+  );
+  console.log(`${environment}: ${describe(next, remote, await listReleases(db))}`);
+  console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
 }
 
 runCli(main);

@@ -1,10 +1,7 @@
 // `npm run rollout -- guard`: the guard (control-plane/src/health/guard.mjs) for one environment, in the
-// process of a deployment job rather than the site's. The figures are collected by the site's
-// server, so each pass reads them afresh from the store it writes (deploy/health.<env>/).
-import { existsSync } from 'node:fs';
-import { GUARD_DEFAULTS, runGuard, startGuard } from '../health/guard.mjs';
-import { healthDir } from '../health/store.mjs';
-import { figuresOf } from './healthStatus.mjs';
+// process of a deployment job rather than the site's. Each pass reads the figures every instance
+// of the site's server wrote to the store; it acts only while it holds the environment's lease.
+import { GUARD_DEFAULTS, guardName, runGuard, startGuard } from '../health/guard.mjs';
 import { DeployError } from './tree.mjs';
 
 // Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.mjs): plain decimal digits
@@ -60,26 +57,21 @@ const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
  * one runs (the figures or the rollout file may be mid-repair), a failing `once` pass is the
  * command's failure.
  */
-export async function guardCommand({ environment, options, env = process.env, log = console.log, warn = console.error, show = (path) => path }) {
+export async function guardCommand({ db, environment, options, env = process.env, log = console.log, warn = console.error }) {
   const { stages, minStageSessions, intervalMs, once } = options;
-  const figures = () => figuresOf(environment, { env }).figures;
-  const guard = { environment, env, figures, stages, minStageSessions, log };
+  const holder = guardName();
+  const guard = { db, environment, env, holder, stages, minStageSessions, intervalMs, log };
   const state = {};
   if (once) {
-    const { decisions, applied } = await runGuard({ ...guard, state });
-    if (!applied.length) log(`${environment}: no change (${plural(decisions.length, 'canary', 'canaries')} checked).`);
+    const { leader, decisions, applied } = await runGuard({ ...guard, state });
+    if (!leader) log(`${environment}: another guard holds the lease; this one changed nothing.`);
+    else if (!applied.length) log(`${environment}: no change (${plural(decisions.length, 'canary', 'canaries')} checked).`);
     return;
   }
 
-  // Only where the figures are, for this line: each pass reads them itself.
-  const dir = healthDir(environment, env);
-  const exists = existsSync(dir);
   const widening = stages.length ? `widening through ${stages.map((stage) => `${stage}%`).join(', ')} after ${minStageSessions} sessions a stage` : 'rollbacks only (no --stages)';
-  log(
-    `guard for ${environment}: every ${intervalMs / 1000} s, ${widening}; figures from ${show(dir)}/` +
-      `${exists ? '' : ' (nothing reported yet)'}. Ctrl-C or SIGTERM stops it.`,
-  );
-  const onError = (error) => warn(error instanceof DeployError ? `guard: error: ${error.message}` : error);
+  log(`guard for ${environment}: every ${intervalMs / 1000} s, ${widening}; acts while it holds the lease. Ctrl-C or SIGTERM stops it.`);
+  const onError = (error) => warn(error instanceof DeployError ? `guard: error: ${error.message}` : `guard paused: ${error.message}`);
   let stop = () => {};
   let stopped = false;
   const signalled = new Promise((resolve) => {
@@ -97,7 +89,8 @@ export async function guardCommand({ environment, options, env = process.env, lo
   } catch (error) {
     onError(error);
   }
-  if (!stopped) stop = startGuard({ ...guard, state, intervalMs, onError });
+  if (!stopped) stop = startGuard({ ...guard, state, intervalMs, onError, onResume: () => log('guard resumed: the store answers again.') });
   const signal = await signalled;
+  await stop();
   log(`guard for ${environment} stopped (${signal}).`);
 }

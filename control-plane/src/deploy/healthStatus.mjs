@@ -1,28 +1,22 @@
 // The release-health part of `npm run rollout -- status`: per remote, how each of its releases
-// fared in the figures' window (read from the store the site's server writes, in another process),
+// fared in the figures' window (read from the store every instance of the site's server writes),
 // what the guard would decide about its canary now, and what the guard did before and why
-// (the rollout file's guardHistory). See README.md, "Reading release health".
-import { existsSync } from 'node:fs';
+// (the rollout map's guardHistory). See docs/operations.md, "Reading release health".
 import { decide } from '../health/guard.mjs';
 import { quantile, countOf } from '../health/histogram.mjs';
-import { healthDir, readFigures } from '../health/store.mjs';
+import { readFigures } from '../store/health.mjs';
 import { compareVersions, DeployError } from './tree.mjs';
 
 const NONE = '–';
 const HISTORY_SHOWN = 5;
 const WIDTH = 100;
 
-/**
- * The environment's figures over the window ending `now`, and where they come from. A folder
- * that is not there yet is no error: nothing was reported so far.
- */
-export function figuresOf(environment, { env = process.env, now = Date.now() } = {}) {
-  const dir = healthDir(environment, env);
-  const exists = existsSync(dir);
+/** The environment's figures over the window ending `now`, from every instance's reports. */
+export async function figuresOf(db, environment, { now = Date.now() } = {}) {
   try {
-    return { dir, exists, figures: readFigures({ dir, now }) };
+    return await readFigures(db, environment, { now });
   } catch (error) {
-    throw new DeployError(`the release-health figures in ${dir} cannot be read (${error.message}).`);
+    throw new DeployError(`the release-health figures of ${environment} cannot be read from the store (${error.message}).`);
   }
 }
 
@@ -116,15 +110,14 @@ function historyLine(entry) {
 
 /**
  * The lines `status` prints under each remote, and the header line above them all.
- * @param {{ environment: string, rollout: object | null, remotes: string[], env?: object, now?: number, show?: (path: string) => string }} options
- *   `show` writes a path the way the rest of the output does
- * @returns {{ header: string[], byRemote: Map<string, string[]> }}
+ * @param {{ db, environment: string, rollout: object | null, remotes: string[], now?: number }} options
+ * @returns {Promise<{ header: string[], byRemote: Map<string, string[]> }>}
  */
-export function healthReport({ environment, rollout, remotes, env = process.env, now = Date.now(), show = (path) => path }) {
-  const { dir, exists, figures } = figuresOf(environment, { env, now });
-  const header = exists
-    ? [`release health over the last ${figures.windowMinutes} min (${show(dir)}/, read ${when(new Date(now).toISOString())})`]
-    : [`release health: nothing reported yet (${show(dir)}/ does not exist; the site's server creates it with the first report)`];
+export async function healthReport({ db, environment, rollout, remotes, now = Date.now() }) {
+  const figures = await figuresOf(db, environment, { now });
+  const header = figures.list().length
+    ? [`release health over the last ${figures.windowMinutes} min (read ${when(new Date(now).toISOString())})`]
+    : [`release health: nothing reported in the last ${figures.windowMinutes} min`];
   const decisions = new Map(decide(figures, rollout, { now }).map((decision) => [decision.remote, decision]));
   const byRemote = new Map();
   for (const remote of remotes) {

@@ -1,19 +1,18 @@
-// /remotes.json as `npm start` serves it: the environment's rollout laid over the default map.
-// Remotes the rollout names come from their published releases; the others from their own build.
-// Each release carries the SHA-384 of its entry files (from its integrity.json), so the shell
-// loads it only as published; and each remote lists the versions QA may pin here (`pinnable`).
+// /remotes.json as the shell's server serves it: the environment's rollout map laid over the
+// default map. Remotes the map names come from their published releases; the others from their own
+// build. Each release carries the SHA-384 of its entry files (registered with it in the store), so
+// the shell loads it only as published; and each remote lists the versions QA may pin here
+// (`pinnable`). Built from what the instance holds in memory (control-plane/src/store/liveMap.mjs),
+// never from a database round trip per request.
 import { createRequire } from 'node:module';
-import { entryIntegrity } from './integrity.mjs';
 import { verifyQaToken } from './qaToken.mjs';
-import { readRollout } from './rolloutFile.mjs';
-import { publishedVersions, releaseDir } from './tree.mjs';
 
 const site = createRequire(import.meta.url)('../../../scripts/site.cjs');
 
 /**
  * Who may pin what. Production (`NETNET_ENV=production`, or `"production": true` in the rollout
- * file): only a request with a valid QA token (signed with NETNET_QA_SECRET; no secret, no pins).
- * Everywhere: a version rolled back for a defect is not pinnable unless the rollout file says
+ * map): only a request with a valid QA token (signed with NETNET_QA_SECRET; no secret, no pins).
+ * Everywhere: a version rolled back for a defect is not pinnable unless the map says
  * `"pinRolledBack": true`.
  */
 function pinPolicy(environment, rollout, { env = process.env, qaToken } = {}) {
@@ -24,16 +23,17 @@ function pinPolicy(environment, rollout, { env = process.env, qaToken } = {}) {
 
 /**
  * @param {string} environment
+ * @param {{ rollout: object | null, releases: Map<string, { version: string, integrity: object | null }[]> }} known
+ *   the environment's map and the published releases (liveMap's current())
  * @param {NodeJS.ProcessEnv} [env]
  * @param {{ qaToken?: string }} [request] what the browser sent (its X-Netnet-QA-Token header)
  */
-export function remoteMapFor(environment, env = process.env, { qaToken } = {}) {
-  const rollout = readRollout(environment, env);
+export function remoteMapFor(environment, { rollout, releases }, env = process.env, { qaToken } = {}) {
   const policy = pinPolicy(environment, rollout, { env, qaToken });
   const base = site.remoteMap(env).remotes;
   const cdn = site.deployOrigin(env);
   const release = (remote, version) => {
-    const integrity = entryIntegrity(releaseDir(remote, version, env));
+    const integrity = releases.get(remote)?.find((known) => known.version === version)?.integrity;
     return { version, entry: `${cdn}/${remote}/${version}/mf-manifest.json`, ...(integrity && { integrity }) };
   };
   const remotes = {};
@@ -45,10 +45,9 @@ export function remoteMapFor(environment, env = process.env, { qaToken } = {}) {
       ...(plan?.canary && { canary: { ...release(remote, plan.canary.version), percent: plan.canary.percent } }),
       // Only releases with recorded hashes: a pin is checked like any release.
       pinnable: policy.allowed
-        ? publishedVersions(remote, env)
-            .filter((version) => !rolledBack.has(version))
-            .map((version) => release(remote, version))
-            .filter((pin) => pin.integrity)
+        ? (releases.get(remote) ?? [])
+            .filter((known) => known.integrity && !rolledBack.has(known.version))
+            .map((known) => release(remote, known.version))
         : [],
     };
   }

@@ -1,7 +1,7 @@
 // The release owner's moves on a rollout, as functions from the old rollout to the new one.
 // Each checks that what it points at is published, so the map never names a missing release.
 import { assertRemote, assertVersion, DeployError, isPublished } from './tree.mjs';
-import { isPercent } from './rolloutFile.mjs';
+import { isPercent } from '../store/rollouts.mjs';
 
 const clone = (rollout) => structuredClone(rollout);
 

@@ -3,14 +3,12 @@
 // Run: node --test control-plane/src/health/collector.test.mjs
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createCollector, createRateLimit } from './collector.mjs';
 import { createFigures } from './figures.mjs';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.mjs';
-import { openStore } from './store.mjs';
+import { createHealthStore, readFigures } from '../store/health.mjs';
+import { testDatabase } from '../store/testDatabase.mjs';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const report = (overrides = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
@@ -35,8 +33,16 @@ function send(port, { method = 'POST', path = '/health/reports', headers = {}, b
   });
 }
 
+// One real PostgreSQL for the whole file; each test counts into an environment of its own.
+let database;
+let environments = 0;
+before(async () => {
+  database = await testDatabase();
+});
+after(() => database.close());
+
 describe('the collector', () => {
-  let dir;
+  let environment;
   let store;
   let collector;
   let server;
@@ -44,17 +50,12 @@ describe('the collector', () => {
   let at;
   const rate = {};
 
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'netnet-health-collector-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   beforeEach(async () => {
     await store?.close();
     server?.close();
     at = T0;
-    rmSync(dir, { recursive: true, force: true });
-    store = await openStore({ dir, now: () => at });
+    environment = `collector-${(environments += 1)}`;
+    store = createHealthStore({ db: database.pool, environment });
     collector = createCollector({ store, now: () => at, env: {}, rate, isKnownRelease: (remote, release) => release !== '6.6.6' });
     server = await listen((req, res) => collector.handle(req, res));
     port = server.address().port;
@@ -73,10 +74,10 @@ describe('the collector', () => {
     assert.equal(canary.totals.sessions, 2);
     assert.equal(canary.totals.failures, 1);
     assert.equal(collector.figures().series('remote-title', '1.3.0', 'stable').totals.sessions, 1);
-    // On disk before the 204: a store opened now sees the same.
-    const copy = await openStore({ dir, now: () => at });
-    assert.equal(JSON.stringify(copy.figures.toJSON()), figures());
-    await copy.close();
+    // In the database before the 204: what the guard reads there is the same.
+    const stored = await readFigures(database.pool, environment, { now: at });
+    const bySeries = (json) => json.series.map((series) => JSON.stringify(series)).sort();
+    assert.deepEqual(bySeries(stored.toJSON()), bySeries(collector.figures().toJSON()));
   });
 
   it('refuses garbage with 400 and a short JSON error, and the figures do not move', async () => {
@@ -227,8 +228,7 @@ describe('the OTLP export', () => {
         done();
       });
     });
-    const dir = mkdtempSync(join(tmpdir(), 'netnet-health-otlp-'));
-    const store = await openStore({ dir, now: () => T0 });
+    const store = createHealthStore({ db: database.pool, environment: 'otlp' });
     const collector = createCollector({
       store,
       now: () => T0,
@@ -245,7 +245,6 @@ describe('the OTLP export', () => {
     server.close();
     otel.close();
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
     const [first] = received;
     assert.equal(first.path, '/v1/metrics');
     assert.equal(first.type, 'application/json');

@@ -1,20 +1,29 @@
 // The guard: every few seconds, each canary against its stable on the figures' window
 // (control-plane/src/health/sequential.mjs: failures minute by minute, failures against the stable's rate
 // over the window, LCP p75); a canary worse on any of them is rolled back, a healthy
-// one optionally widened through stages, with the rollout file written the way the rollout CLI
-// writes it (locked, atomic) and the reason kept in the file's `guardHistory`.
+// one optionally widened through stages, with the rollout map written the way the rollout CLI
+// writes it (a compare-and-set in the store, with the verdict in the audit trail) and the reason
+// also kept in the map's `guardHistory`. However many guards run (one in every instance of the
+// shell's server), only the holder of the environment's lease acts, and each of its writes checks
+// the lease's fence in the same statement (control-plane/src/store/lease.mjs).
 //
-// The per-remote `history` of the rollout file is a list of versions that the file's validator
-// (control-plane/src/deploy/rolloutFile.mjs) and the CLI read as earlier stables; the guard's entries, with
-// their reasons, go in a list of their own at the top of the file, which every rollout command
+// The per-remote `history` of the map is a list of versions that the map's validator
+// (control-plane/src/store/rollouts.mjs) and the CLI read as earlier stables; the guard's entries, with
+// their reasons, go in a list of their own at the top of the map, which every rollout command
 // carries over untouched.
+import { hostname } from 'node:os';
 import { rollback, setCanary } from '../deploy/rolloutCommands.mjs';
-import { readRollout, updateRollout } from '../deploy/rolloutFile.mjs';
+import { readFigures } from '../store/health.mjs';
+import { acquireLease, releaseLease } from '../store/lease.mjs';
+import { Conflict, LeaseLost, readRollout, updateRollout } from '../store/rollouts.mjs';
 import { countsSince, minuteOf } from './figures.mjs';
 import { emptyHistogram } from './histogram.mjs';
 import { failureTest, lcpTest, referenceTest } from './sequential.mjs';
 
 export const GUARD_DEFAULTS = Object.freeze({ minStageSessions: 200, intervalMs: 5_000, keepHistory: 50 });
+
+/** A name for this guard in the lease and the audit trail: host and process. */
+export const guardName = () => `${hostname()}:${process.pid}`;
 
 const percentOf = (failures, sessions) => (sessions ? `${((100 * failures) / sessions).toFixed(2)}%` : '–');
 const round = (value) => value.toFixed(2);
@@ -207,24 +216,28 @@ function trackStages(rollout, state, now) {
 }
 
 /**
- * One pass of the guard over an environment: decide, then write each rollback or widening to the
- * rollout file under its lock (control-plane/src/deploy/rolloutFile.mjs updateRollout), re-checked against
- * the file as it is once the lock is held. The entry point `npm start` and `npm run rollout --
- * guard` are to call (every GUARD_DEFAULTS.intervalMs, keeping `state` between passes).
+ * One pass of the guard over an environment: take or renew the lease (none: another guard acts,
+ * this one waits), decide, then write each rollback or widening as a fenced compare-and-set,
+ * re-checked against the map as it is then. The entry point `npm start` and `npm run rollout --
+ * guard` call (every GUARD_DEFAULTS.intervalMs, keeping `state` between passes).
  *
  * @param {object} options
- * @param {string} options.environment the rollout file's environment
- * @param options.figures the collector's figures (createFigures()), or a function giving them for
- *   each pass (e.g. readFigures() of control-plane/src/health/store.mjs in another process); pruned to `now`
+ * @param options.db the store (a pg Pool)
+ * @param {string} options.environment
+ * @param {string} [options.holder] this guard's name in the lease (guardName())
+ * @param {number} [options.leaseMs] how long the lease lasts unrenewed (3 passes by default)
+ * @param [options.figures] figures to judge on (tests); by default the store's, from every instance
  * @param {number} [options.now] ms; Date.now() by default
  * @param {object} [options.state] kept by the caller between passes (when stages started)
  * @param {(line: string) => void} [options.log] told of every change written
- * @returns {Promise<{ decisions: object[], applied: object[] }>}
+ * @returns {Promise<{ leader: boolean, decisions: object[], applied: object[] }>}
  */
-export async function runGuard({ environment, env = process.env, figures, now = Date.now(), state = {}, log = () => {}, ...options }) {
-  const rollout = readRollout(environment, env);
-  if (!rollout) return { decisions: [], applied: [] };
-  const current = typeof figures === 'function' ? figures() : figures;
+export async function runGuard({ db, environment, env = process.env, holder = guardName(), leaseMs, figures, now = Date.now(), state = {}, log = () => {}, ...options }) {
+  const lease = await acquireLease(db, environment, holder, leaseMs ?? 3 * (options.intervalMs ?? GUARD_DEFAULTS.intervalMs));
+  if (!lease) return { leader: false, decisions: [], applied: [] };
+  const { rollout } = await readRollout(db, environment);
+  if (!rollout) return { leader: true, decisions: [], applied: [] };
+  const current = figures ?? (await readFigures(db, environment, { now }));
   current.prune(now);
   const stageStarts = trackStages(rollout, state, now);
   const decisions = decide(current, rollout, { ...options, stageStarts, now });
@@ -233,9 +246,17 @@ export async function runGuard({ environment, env = process.env, figures, now = 
   for (const decision of decisions) {
     if (decision.action === 'wait') continue;
     try {
-      await updateRollout(environment, (latest) => applyDecision(latest, decision, { at: now, env, keepHistory }), env);
+      await updateRollout(db, environment, (latest) => applyDecision(latest, decision, { at: now, env, keepHistory }), {
+        actor: `guard@${holder}`,
+        action: decision.action,
+        remote: decision.remote,
+        reason: decision.reason,
+        lease,
+      });
     } catch (error) {
-      if (error instanceof Outdated) continue;
+      // A release owner moved this canary meanwhile: their move stands.
+      if (error instanceof Outdated || error instanceof Conflict) continue;
+      if (error instanceof LeaseLost) break;
       throw error;
     }
     applied.push(decision);
@@ -243,19 +264,34 @@ export async function runGuard({ environment, env = process.env, figures, now = 
     else delete stageStarts[decision.remote];
     log(`${environment}: ${decision.action} ${decision.remote} ${decision.canary.version} — ${decision.reason}`);
   }
-  return { decisions, applied };
+  return { leader: true, decisions, applied };
 }
 
-/** runGuard every `intervalMs`, one pass at a time; returns stop(). Errors go to `onError`, the loop goes on. */
-export function startGuard({ intervalMs = GUARD_DEFAULTS.intervalMs, onError = (error) => console.error(error), ...options }) {
+/**
+ * runGuard every `intervalMs`, one pass at a time; returns stop(), which also gives the lease up.
+ * A pass that fails (the store away) pauses the guard: `onPause` hears why once, `onResume` when
+ * a pass succeeds again; nothing is decided meanwhile — no data is never a pass.
+ */
+export function startGuard({
+  intervalMs = GUARD_DEFAULTS.intervalMs,
+  onError = (error) => console.error(error),
+  onPause = onError,
+  onResume = () => {},
+  ...options
+}) {
   const state = options.state ?? {};
+  const holder = options.holder ?? guardName();
   let timer;
   let stopped = false;
+  let paused = false;
   const pass = async () => {
     try {
-      await runGuard({ ...options, state });
+      await runGuard({ ...options, holder, intervalMs, state });
+      if (paused) onResume();
+      paused = false;
     } catch (error) {
-      onError(error);
+      if (!paused) onPause(error);
+      paused = true;
     }
     if (!stopped) timer = setTimeout(pass, intervalMs);
   };
@@ -263,5 +299,6 @@ export function startGuard({ intervalMs = GUARD_DEFAULTS.intervalMs, onError = (
   return () => {
     stopped = true;
     clearTimeout(timer);
+    return releaseLease(options.db, options.environment, holder).catch(() => {});
   };
 }

@@ -1,11 +1,11 @@
-// The guard's decisions on given figures, and the rollout file it writes for them.
+// The guard's decisions on given figures, and the map it writes for them in a real store.
 // Run: node --test control-plane/src/health/guard.test.mjs
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, beforeEach, describe, it } from 'node:test';
-import { readRollout } from '../deploy/rolloutFile.mjs';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { auditTrail, readRollout, updateRollout } from '../store/rollouts.mjs';
+import { testDatabase } from '../store/testDatabase.mjs';
 import { createFigures, MINUTE_MS } from './figures.mjs';
 import { decide, runGuard } from './guard.mjs';
 
@@ -126,86 +126,110 @@ describe('decide', () => {
 });
 
 describe('runGuard', () => {
-  const deploy = mkdtempSync(join(tmpdir(), 'netnet-health-guard-'));
-  const env = { NETNET_DEPLOY_DIR: deploy };
-  const rolloutFile = join(deploy, 'rollout.local.json');
-  after(() => rmSync(deploy, { recursive: true, force: true }));
-
-  beforeEach(() => {
-    rmSync(deploy, { recursive: true, force: true });
+  let database;
+  let db;
+  let deploy;
+  let env;
+  let environment;
+  let runs = 0;
+  before(async () => {
+    database = await testDatabase();
+    db = database.pool;
+    deploy = database.dir;
+    env = database.env;
     for (const version of ['1.3.0', '1.4.0']) {
       mkdirSync(join(deploy, REMOTE, version), { recursive: true });
       writeFileSync(join(deploy, REMOTE, version, 'mf-manifest.json'), '{}');
     }
   });
-  const start = (rollout) => writeFileSync(rolloutFile, JSON.stringify(rollout));
+  after(() => database.close());
+  // Each test in an environment of its own.
+  beforeEach(() => {
+    environment = `guard-${(runs += 1)}`;
+  });
+  const start = (rollout) => updateRollout(db, environment, () => rollout, { actor: 'test', action: 'set' });
+  const map = async () => (await readRollout(db, environment)).rollout;
 
-  it('rolls a failing canary back in the rollout file, with the reason in its history', async () => {
-    start({ ...rolloutWith({ version: '1.4.0', percent: 10 }), production: false });
+  it('rolls a failing canary back in the map, with the reason in its history and the audit trail', async () => {
+    await start({ ...rolloutWith({ version: '1.4.0', percent: 10 }), production: false });
     const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
     const now = T0 + 5 * MINUTE_MS;
     const lines = [];
-    const { applied } = await runGuard({ environment: 'local', env, figures, now, log: (line) => lines.push(line) });
+    const { applied } = await runGuard({ db, environment, env, figures, now, log: (line) => lines.push(line) });
     assert.equal(applied.length, 1);
-    const rollout = readRollout('local', env);
+    const rollout = await map();
     assert.deepEqual(rollout.remotes[REMOTE], { stable: '1.3.0', history: [], rolledBack: ['1.4.0'] });
     assert.equal(rollout.production, false);
     assert.equal(rollout.guardHistory.length, 1);
     const [entry] = rollout.guardHistory;
     assert.deepEqual({ ...entry, reason: undefined }, { at: new Date(now).toISOString(), remote: REMOTE, action: 'rollback', version: '1.4.0', stable: '1.3.0', from: 10, reason: undefined });
     assert.match(entry.reason, /^failure rate: canary 1\.4\.0 failed 10 of 100/);
-    assert.match(lines[0], /^local: rollback remote-title 1\.4\.0 — failure rate/);
-    assert.equal(existsSync(`${rolloutFile}.lock`), false);
-    // Nothing left to do on the next pass (figures may also be given as a function, read per pass).
-    assert.deepEqual((await runGuard({ environment: 'local', env, figures: () => figures, now })).applied, []);
+    assert.match(lines[0], new RegExp(`^${environment}: rollback remote-title 1\\.4\\.0 — failure rate`));
+    const [audit] = await auditTrail(db, environment, 1);
+    assert.equal(audit.action, 'rollback');
+    assert.match(audit.actor, /^guard@/);
+    assert.equal(audit.reason, entry.reason);
+    // Nothing left to do on the next pass.
+    assert.deepEqual((await runGuard({ db, environment, env, figures, now })).applied, []);
   });
 
   it('widens through the stages, counting each stage from when it began', async () => {
-    start(rolloutWith({ version: '1.4.0', percent: 10 }));
+    await start(rolloutWith({ version: '1.4.0', percent: 10 }));
     const figures = createFigures({ windowMinutes: 60 });
     const state = {};
-    const options = { environment: 'local', env, figures, state, stages: [10, 25, 50], minStageSessions: 100 };
+    const options = { db, environment, env, figures, state, stages: [10, 25, 50], minStageSessions: 100 };
     // First pass: the guard sees the canary for the first time, so the stage starts now.
     assert.deepEqual((await runGuard({ ...options, now: T0 })).applied, []);
     figuresOf({ figures, minutes: 30, canary: 10, stable: 90 });
     const { applied } = await runGuard({ ...options, now: T0 + 29 * MINUTE_MS });
     assert.deepEqual(applied.map((decision) => [decision.action, decision.to]), [['widen', 25]]);
-    const rollout = readRollout('local', env);
+    const rollout = await map();
     assert.deepEqual(rollout.remotes[REMOTE].canary, { version: '1.4.0', percent: 25 });
     assert.equal(rollout.guardHistory[0].action, 'widen');
     assert.equal(rollout.guardHistory[0].to, 25);
     // At 25 % the count starts again.
     assert.equal((await runGuard({ ...options, now: T0 + 29 * MINUTE_MS + 1000 })).applied.length, 0);
     assert.deepEqual(state.stageStarts[REMOTE], { version: '1.4.0', percent: 25, at: T0 + 29 * MINUTE_MS });
-    // A guard started afresh reads when it widened from the rollout file's history.
+    // A guard started afresh reads when it widened from the map's history.
     const fresh = {};
     await runGuard({ ...options, state: fresh, now: T0 + 40 * MINUTE_MS });
     assert.equal(fresh.stageStarts[REMOTE].at, T0 + 29 * MINUTE_MS);
   });
 
-  it('leaves the file as a release owner just changed it', async () => {
-    start(rolloutWith({ version: '1.4.0', percent: 10 }));
+  it('leaves the map as a release owner just changed it', async () => {
+    await start(rolloutWith({ version: '1.4.0', percent: 10 }));
     const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
     // The owner widens the canary by hand while the guard is deciding.
+    let moved;
     const racing = {
       ...figures,
       prune: figures.prune,
       series(...args) {
-        if (!racing.moved) {
-          racing.moved = true;
-          start(rolloutWith({ version: '1.4.0', percent: 50 }));
-        }
+        moved ??= start(rolloutWith({ version: '1.4.0', percent: 50 }));
         return figures.series(...args);
       },
     };
-    const { decisions, applied } = await runGuard({ environment: 'local', env, figures: racing, now: T0 + 5 * MINUTE_MS });
+    const { decisions, applied } = await runGuard({ db, environment, env, figures: racing, now: T0 + 5 * MINUTE_MS });
+    await moved;
     assert.equal(decisions[0].action, 'rollback');
     assert.deepEqual(applied, []);
-    assert.deepEqual(JSON.parse(readFileSync(rolloutFile, 'utf8')).remotes[REMOTE].canary, { version: '1.4.0', percent: 50 });
+    assert.deepEqual((await map()).remotes[REMOTE].canary, { version: '1.4.0', percent: 50 });
   });
 
   it('does nothing where nothing was rolled out', async () => {
-    assert.deepEqual(await runGuard({ environment: 'local', env, figures: createFigures(), now: T0 }), { decisions: [], applied: [] });
-    assert.equal(existsSync(rolloutFile), false);
+    assert.deepEqual(await runGuard({ db, environment, env, figures: createFigures(), now: T0 }), { leader: true, decisions: [], applied: [] });
+    assert.equal((await readRollout(db, environment)).version, 0);
+  });
+
+  it('acts only while it holds the lease: a second guard changes nothing', async () => {
+    await start({ ...rolloutWith({ version: '1.4.0', percent: 10 }) });
+    const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
+    const now = T0 + 5 * MINUTE_MS;
+    // The first holds the lease (taken on a pass with nothing to do)...
+    assert.equal((await runGuard({ db, environment, env, holder: 'first', figures: createFigures(), now: T0 })).leader, true);
+    // ...so the second, seeing a canary to roll back, does nothing.
+    const second = await runGuard({ db, environment, env, holder: 'second', figures, now });
+    assert.deepEqual(second, { leader: false, decisions: [], applied: [] });
+    assert.equal((await map()).remotes[REMOTE].canary.version, '1.4.0');
   });
 });
