@@ -87,15 +87,51 @@ function benchInPage(probe) {
       check();
     });
 
-  if (!probe) return;
   const ownedByReact = (el) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
+  bench.ownedByReact = ownedByReact;
+
+  // The first click: when the page's handler saw it (its input delay is the main thread's
+  // backlog) and when the app answered it: a client-side navigation, or any change in #root.
+  const answer = (how) => {
+    if (!bench.click || bench.answer) return;
+    bench.answer = { how, at: performance.now() };
+  };
+  for (const method of ['pushState', 'replaceState']) {
+    const original = history[method];
+    history[method] = function (...args) {
+      answer('navigation');
+      return original.apply(this, args);
+    };
+  }
+  addEventListener(
+    'click',
+    (event) => {
+      if (bench.click) return;
+      bench.click = { issuedAt: event.timeStamp, handledAt: performance.now() };
+      const root = document.getElementById('root');
+      if (!root) return;
+      const changes = new MutationObserver(() => {
+        answer('render');
+        changes.disconnect();
+      });
+      changes.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    },
+    { capture: true },
+  );
+
+  if (!probe) return;
+  // Hydrated: every control in the app (links, buttons, fields, players) is React's, so any of
+  // them answers; the probe alone can be React's while the rest of the page still is not.
+  const controls = () => document.querySelectorAll('#root a[href], #root button, #root input, #root select, #root textarea, #root video');
+  const allOwned = () => [...controls()].every(ownedByReact);
   const watch = () => {
     // Before the parser has made <body>, there is nothing to look for.
     const el = document.body && find(probe);
     if (el) {
       bench.shownAt ??= performance.now();
-      if (ownedByReact(el)) {
-        bench.interactiveAt = performance.now();
+      if (bench.interactiveAt === undefined && ownedByReact(el)) bench.interactiveAt = performance.now();
+      if (bench.interactiveAt !== undefined && allOwned()) {
+        bench.hydratedAt = performance.now();
         return;
       }
     }
@@ -310,6 +346,9 @@ export async function loadPage(browser, target) {
     const { shownAt, interactiveAt } = await page.evaluate(() => window.__bench);
     const settledAt = interactiveAt + IDLE_MS;
     await page.waitForFunction((at) => performance.now() > at, settledAt, { timeout: 60_000 });
+    const hydratedAt = await page
+      .waitForFunction(() => window.__bench.hydratedAt, undefined, { timeout: 30_000 })
+      .then((handle) => handle.jsonValue(), () => null);
     const all = network.snapshot();
     const document = all.find((r) => r.type === 'Document');
     const usable = until(all, shownAt);
@@ -328,6 +367,7 @@ export async function loadPage(browser, target) {
       html: { bytes: document?.bytes ?? null, encoding: document?.encoding ?? null, status: document?.status ?? null },
       mainContentMs: shownAt,
       interactiveMs: interactiveAt,
+      hydratedMs: hydratedAt,
       usable: await totals(usable),
       interactive: await totals(interactive),
       settled: await totals(settled),
@@ -340,6 +380,45 @@ export async function loadPage(browser, target) {
       duplicates: [...duplicateScripts(settled), ...(await sameBytes(settled))],
       problems,
       requests: await requestList(settled, interactive),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * One cold load of `target` in which the member clicks `target.click(page)` as soon as React owns
+ * it: when the click was handled (its input delay tells how busy the page still was) and when the
+ * app answered it (a client-side navigation or a change on screen), in ms from the page's request.
+ */
+export async function firstClick(browser, target) {
+  const { context, page } = await openPage(browser, target.storageState, target.probe);
+  try {
+    await page.goto(target.path, { waitUntil: 'commit' });
+    const control = target.click(page);
+    const deadline = Date.now() + 60_000;
+    // Hydration may replace the server's element: wait on whichever element is there now.
+    for (;;) {
+      const handle = await control.elementHandle({ timeout: Math.max(1, deadline - Date.now()) });
+      const owned = await page
+        .waitForFunction((el) => !el.isConnected || window.__bench.ownedByReact(el), handle, { timeout: Math.max(1, deadline - Date.now()), polling: 'raf' })
+        .then(() => handle.evaluate((el) => el.isConnected));
+      if (owned) break;
+      if (Date.now() > deadline) throw new Error(`${target.path}: the control to click never became React's`);
+    }
+    const ownedAt = await page.evaluate(() => performance.now());
+    await control.click({ timeout: 10_000 });
+    const answered = await page
+      .waitForFunction(() => window.__bench.answer, undefined, { timeout: 10_000 })
+      .then((handle) => handle.jsonValue(), () => null);
+    const { click } = await page.evaluate(() => window.__bench);
+    if (!click) throw new Error(`${target.path}: the click never reached the page`);
+    return {
+      ownedMs: ownedAt,
+      handledMs: click.handledAt,
+      inputDelayMs: click.handledAt - click.issuedAt,
+      answeredMs: answered?.at ?? null,
+      answeredBy: answered?.how ?? null,
     };
   } finally {
     await context.close();

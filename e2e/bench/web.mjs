@@ -1,8 +1,8 @@
-// `npm run bench:web` (issues 9 and 15): builds the production site, then for each mode — the
-// server-rendered site (`npm start`) and the client-only one (`NETNET_SSR=off npm start`), the site
-// restarted between them — measures the first load of /, /browse, /title/604 and /search in
-// throttled headless Chromium, the poster → title navigation, which shared singletons were loaded,
-// and Lighthouse scores; prints one table with both modes and the targets, and writes
+// `npm run bench:web`: builds the production site, then for each mode — the server-rendered site
+// (`npm start`) and the client-only one (`NETNET_SSR=off npm start`), the site restarted between
+// them — measures the first load of /, /browse, /title/604, /search and /my-list in throttled
+// headless Chromium (and, in a load of its own, when each answers a member's first click), the
+// poster → title navigation, which shared singletons were loaded, and Lighthouse scores; prints one table with both modes and the targets, and writes
 // e2e/bench/results/web-<date>.json (and latest.json).
 //
 //   npm run bench:web -- [--runs N] [--mode ssr|client|both] [--reuse] [--no-lighthouse]
@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { root } from '../../scripts/build.mjs';
 import { cookieHeader, createMember, memberState } from './member.mjs';
-import { DEVICE, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
+import { DEVICE, firstClick, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
 import { median, printReport, writeResults } from './report.mjs';
 import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
@@ -46,19 +46,43 @@ function options(argv) {
 const main = (page) => page.getByRole('main');
 const firstPoster = (page) => main(page).getByRole('list').first().getByRole('link').first();
 
-/** The pages, each with the probe that says its main content is on screen and the role locator that confirms it. */
+/**
+ * The pages, each with the probe that says its main content is on screen, the role locator that
+ * confirms it, and the control a member clicks first (`click`).
+ */
 function pagesToMeasure(titleName) {
   return [
-    { path: '/', member: false, probe: { kind: 'heading' }, check: (page) => main(page).getByRole('heading', { level: 1 }) },
-    { path: '/browse', member: true, probe: { kind: 'list' }, check: firstPoster },
+    {
+      path: '/',
+      member: false,
+      probe: { kind: 'heading' },
+      check: (page) => main(page).getByRole('heading', { level: 1 }),
+      click: (page) => page.getByRole('link', { name: 'Sign In', exact: true }),
+    },
+    { path: '/browse', member: true, probe: { kind: 'list' }, check: firstPoster, click: firstPoster },
     {
       path: `/title/${FEATURED_TITLE}`,
       member: true,
       probe: { kind: 'heading', text: titleName },
       check: (page) => main(page).getByRole('heading', { level: 1, name: titleName, exact: true }),
+      click: (page) => main(page).getByRole('button', { name: 'Play', exact: true }),
     },
     // remote-search reads the query from ?q= (remote-search/src/pages/Search.tsx).
-    { path: '/search?q=the', member: true, probe: { kind: 'list' }, check: (page) => main(page).getByRole('list').getByRole('link').first() },
+    {
+      path: '/search?q=the',
+      member: true,
+      probe: { kind: 'list' },
+      check: (page) => main(page).getByRole('list').getByRole('link').first(),
+      click: (page) => main(page).getByRole('list').getByRole('link').first(),
+    },
+    // A member who has saved nothing yet: the page reads the list from IndexedDB in the browser.
+    {
+      path: '/my-list',
+      member: true,
+      probe: { kind: 'heading', text: 'My list' },
+      check: (page) => main(page).getByRole('heading', { level: 1, name: 'My list', exact: true }),
+      click: (page) => main(page).getByRole('link', { name: 'Find movies', exact: true }),
+    },
   ];
 }
 
@@ -73,7 +97,7 @@ function commit() {
 }
 
 /** One page's runs: medians of every number (booleans: in how many runs), and the worst singleton state seen. */
-function summarise(page, runs) {
+function summarise(page, runs, clicks) {
   const pick = (get) => median(runs.map(get));
   const totals = (key) =>
     Object.fromEntries(
@@ -102,6 +126,10 @@ function summarise(page, runs) {
       htmlEncoding: runs[0].html.encoding,
       mainContentMs: pick((r) => r.mainContentMs),
       interactiveMs: pick((r) => r.interactiveMs),
+      hydratedMs: pick((r) => r.hydratedMs),
+      firstClickMs: median(clicks.map((c) => c.answeredMs)),
+      clickHandledMs: median(clicks.map((c) => c.handledMs)),
+      clickInputDelayMs: median(clicks.map((c) => c.inputDelayMs)),
       lcpMs: pick((r) => r.lcpMs),
       cls: pick((r) => r.cls),
       usable: totals('usable'),
@@ -109,6 +137,7 @@ function summarise(page, runs) {
       settled: totals('settled'),
     },
     runCount: runs.length,
+    clicks,
     singletons,
     duplicates: [...new Set(runs.flatMap((r) => r.duplicates))],
     problems: [...new Set(runs.flatMap((r) => r.problems))],
@@ -153,6 +182,7 @@ async function benchMode(mode, opts, log) {
         );
     }
     const results = new Map(pages.map((page) => [page, []]));
+    const clicks = new Map(pages.map((page) => [page, []]));
     const p2t = [];
     // Pages interleaved run by run, so a slow moment of the machine spreads over all of them.
     for (let run = 1; run <= opts.runs; run += 1) {
@@ -160,7 +190,15 @@ async function benchMode(mode, opts, log) {
       for (const page of pages) {
         const result = await loadPage(browser, { ...page, storageState: page.member ? storageState : undefined });
         results.get(page).push(result);
-        line.push(`${page.path} ${Math.round(result.lcpMs ?? NaN)}/${Math.round(result.interactiveMs)} ms`);
+        let click;
+        try {
+          click = await firstClick(browser, { ...page, storageState: page.member ? storageState : undefined });
+        } catch (error) {
+          click = { error: error.message };
+        }
+        clicks.get(page).push(click);
+        const clicked = click.error ? 'click failed' : `click ${Math.round(click.answeredMs ?? NaN)}`;
+        line.push(`${page.path} ${Math.round(result.lcpMs ?? NaN)}/${Math.round(result.interactiveMs)}/${Math.round(result.hydratedMs ?? NaN)}/${clicked} ms`);
       }
       try {
         const result = await posterToTitle(browser, { storageState, titleOrigin: TITLE_ORIGIN, check: firstPoster });
@@ -170,7 +208,7 @@ async function benchMode(mode, opts, log) {
         p2t.push({ error: error.message });
         line.push('poster → title failed');
       }
-      log(`${MODES[mode].label} run ${run}/${opts.runs}: LCP/interactive ${line.join(', ')}`);
+      log(`${MODES[mode].label} run ${run}/${opts.runs}: LCP/interactive/hydrated/first click answered ${line.join(', ')}`);
     }
 
     let lighthouse = { skipped: true };
@@ -180,7 +218,7 @@ async function benchMode(mode, opts, log) {
       lighthouse = await runLighthouse({ member, chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
     }
 
-    const measured = [...results].map(([page, runs]) => summarise(page, runs));
+    const measured = [...results].map(([page, runs]) => summarise(page, runs, clicks.get(page)));
     const encodings = {};
     for (const page of measured) for (const [e, n] of Object.entries(page.runs[0].encodings)) encodings[e] = (encodings[e] ?? 0) + n;
     const good = p2t.filter((r) => !r.error);
