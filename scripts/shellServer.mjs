@@ -47,7 +47,11 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const live = await watchMap({ db: store.pool, config: store.config, environment, log });
   // From memory, so a rollout change reaches members on their next page load without a query.
   // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps.
-  const remoteMap = (req) => remoteMapFor(environment, live.current(), process.env, { qaToken: req.headers['x-netnet-qa-token'] });
+  const remoteMap = (req) => {
+    const known = live.current();
+    if (known.error) throw known.error;
+    return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] });
+  };
   const pages = ssr
     ? require(join(root, 'shell/dist/server/pageServer.js')).createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),

@@ -1,14 +1,11 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test, expect } from '../support/test';
+import { forgetEnvironment, writeRawMap } from '../support/controlPlane';
 import { startShell } from '../support/specShell';
 import { catalogueJson } from '../support/catalogue';
 import { originOf, siteUrl } from '../support/site';
 import { signInAsNewMember } from '../support/members';
 
 // The composed site: every route renders its remote, one React, no full reloads, isolation.
-
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 
 const FALLBACK = 'This part of Netnet is unavailable right now';
 
@@ -43,10 +40,10 @@ test.describe('visitors', () => {
 
   test('a remote map that cannot be made shows a clear error page, not a 500 or a white screen', async ({ page }) => {
     // The map comes with a page the server rendered (docs/architecture.md#server-rendering), so it is
-    // broken where it is made: a shell of this test's own serves an environment whose rollout file is cut short.
+    // broken where it is made: a shell of this test's own serves an environment whose map in the
+    // store was edited by hand into something that is not a map.
     const environment = `e2e-broken-${Date.now().toString(36)}`;
-    const rolloutFile = join(site.deployDir(), `rollout.${environment}.json`);
-    writeFileSync(rolloutFile, '{"remotes": [1,');
+    await writeRawMap(environment, '{"remotes": [1]}');
     const shell = await startShell(environment);
     try {
       const response = await page.goto(`${shell.url}/`);
@@ -55,7 +52,7 @@ test.describe('visitors', () => {
       await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
     } finally {
       await shell.close();
-      rmSync(rolloutFile, { force: true });
+      await forgetEnvironment(environment);
     }
   });
 });

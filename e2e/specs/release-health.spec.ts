@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Request } from '@playwright/test';
 import { expect } from '../support/test';
+import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 
@@ -32,7 +33,6 @@ const AT_ONCE = 4;
 const test = testWithShell(ENVIRONMENT, { guard: { intervalMs: 2_000 } });
 test.describe.configure({ mode: 'serial' });
 const cli = deployCli(ENVIRONMENT);
-const rolloutFile = join(deployDir, `rollout.${ENVIRONMENT}.json`);
 let staging: string;
 
 interface GuardEntry {
@@ -45,7 +45,7 @@ interface Rollout {
   remotes: Record<string, { stable: string; canary?: { version: string; percent: number } }>;
   guardHistory?: GuardEntry[];
 }
-const rollout = () => JSON.parse(readFileSync(rolloutFile, 'utf8')) as Rollout;
+const rollout = async () => (await readMap<Rollout>(ENVIRONMENT))!;
 
 /** Publishes remote-auth's production build as `version`; `broken` leaves its Landing page chunk out. */
 async function publish(version: string, { broken = false } = {}): Promise<void> {
@@ -96,7 +96,7 @@ async function visit(browser: Browser, baseURL: string): Promise<Visit> {
 async function visitUntil(browser: Browser, baseURL: string, version: string, wanted: number) {
   const visits: Visit[] = [];
   const met = () => visits.filter((one) => (one.fellBackFrom ?? one).version === version).length;
-  while (met() < wanted && rollout().remotes[REMOTE]!.canary?.version === version) {
+  while (met() < wanted && (await rollout()).remotes[REMOTE]!.canary?.version === version) {
     visits.push(...(await Promise.all(Array.from({ length: AT_ONCE }, () => visit(browser, baseURL)))));
     expect(visits.length, 'visitors sent so far').toBeLessThan(wanted * 4);
   }
@@ -111,10 +111,10 @@ test.beforeAll(async () => {
   await cli('rollout', 'stable', REMOTE, STABLE);
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
   for (const version of [STABLE, BROKEN, HEALTHY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
-  rmSync(rolloutFile, { force: true });
-  rmSync(join(deployDir, `health.${ENVIRONMENT}`), { recursive: true, force: true });
+  await forgetEnvironment(ENVIRONMENT);
+  await forgetReleases(REMOTE, [STABLE, BROKEN, HEALTHY]);
   rmSync(staging, { recursive: true, force: true });
   const folder = join(deployDir, REMOTE);
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
@@ -138,9 +138,9 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
     expect(Object.keys(report as object).every((key) => ['remote', 'release', 'channel', 'outcome', 'vitals'].includes(key))).toBe(true);
   }
 
-  await expect.poll(() => rollout().remotes[REMOTE]!.canary, { timeout: 60_000 - (Date.now() - metAt), intervals: [500] }).toBeUndefined();
+  await expect.poll(async () => (await rollout()).remotes[REMOTE]!.canary, { timeout: 60_000 - (Date.now() - metAt), intervals: [500] }).toBeUndefined();
   console.log(`rolled back ${((Date.now() - metAt) / 1000).toFixed(1)} s after the last visits, ${metCanary.length} of ${visits.length} visitors having met the canary`);
-  const rollback = rollout().guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
+  const rollback = (await rollout()).guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
   expect(rollback).toMatchObject({ action: 'rollback' });
   expect(rollback!.reason).toMatch(/^failure rate: canary .* failed \d+ of \d+ sessions/);
 
@@ -161,6 +161,6 @@ test('a healthy canary at 50% is left alone', async ({ browser, baseURL }) => {
   }
   // Several of the guard's passes over all of those reports.
   await new Promise((done) => setTimeout(done, 10_000));
-  expect(rollout().remotes[REMOTE]!.canary).toEqual({ version: HEALTHY, percent: 50 });
-  expect(rollout().guardHistory?.filter((entry) => entry.version === HEALTHY) ?? []).toEqual([]);
+  expect((await rollout()).remotes[REMOTE]!.canary).toEqual({ version: HEALTHY, percent: 50 });
+  expect((await rollout()).guardHistory?.filter((entry) => entry.version === HEALTHY) ?? []).toEqual([]);
 });

@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
+import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 import { bucketOf } from '../../shell/src/rollout/bucket';
@@ -138,9 +139,10 @@ test.beforeAll(async () => {
   [inCanary, outOfCanary] = await Promise.all([memberInBucket(true), memberInBucket(false)]);
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
   for (const version of [STABLE, CANARY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
-  rmSync(join(deployDir, `rollout.${ENVIRONMENT}.json`), { force: true });
+  await forgetEnvironment(ENVIRONMENT);
+  await forgetReleases(REMOTE, [STABLE, CANARY]);
   // Leave the deploy tree as found: no empty folder where nothing was ever released.
   const folder = join(deployDir, REMOTE);
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../support/memberSession';
+import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 import { catalogueJson } from '../support/catalogue';
@@ -346,10 +347,11 @@ withShell.describe('server fallbacks', () => {
     await cli('rollout', 'canary', REMOTE, CANARY, '--percent', '100');
   });
 
-  withShell.afterAll(() => {
+  withShell.afterAll(async () => {
     const deployDir = site.deployDir();
     for (const version of [STABLE, CANARY, BARE]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
-    rmSync(join(deployDir, `rollout.${ENVIRONMENT}.json`), { force: true });
+    await forgetEnvironment(ENVIRONMENT);
+    await forgetReleases(REMOTE, [STABLE, CANARY, BARE]);
     const folder = join(deployDir, REMOTE);
     if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
   });

@@ -6,6 +6,7 @@
 // empty never means "no releases": the last good map stays, and state() says how old it is.
 import pg from 'pg';
 import { listReleases, RELEASES_CHANNEL } from './releases.mjs';
+import { DeployError } from '../deploy/tree.mjs';
 import { readRollout, ROLLOUT_CHANNEL } from './rollouts.mjs';
 
 /**
@@ -15,7 +16,7 @@ import { readRollout, ROLLOUT_CHANNEL } from './rollouts.mjs';
  * @param {string} options.environment
  * @param {number} [options.pollMs] the backstop's period
  * @param {(line: string) => void} [options.log]
- * @returns {Promise<{ current(): { version: number, rollout: object | null, releases: Map<string, object[]> }, state(): object, refresh(): Promise<void>, close(): Promise<void> }>}
+ * @returns {Promise<{ current(): { version: number, rollout: object | null, releases: Map<string, object[]>, error?: Error }, state(): object, refresh(): Promise<void>, close(): Promise<void> }>}
  *   resolves once the first read succeeded (it is retried until then)
  */
 export async function watchMap({ db, config, environment, pollMs = 2_000, log = () => {} }) {
@@ -28,13 +29,21 @@ export async function watchMap({ db, config, environment, pollMs = 2_000, log = 
   let refreshing = null;
 
   async function read() {
-    const [map, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
+    const [map, releases] = await Promise.all([
+      readRollout(db, environment).catch((error) => {
+        // A map the store holds but that does not validate (written by hand): with nothing better
+        // in memory, requests are told so (an error page with Reload), not given made-up releases.
+        if (snapshot || !(error instanceof DeployError)) throw error;
+        return { version: 0, rollout: null, error };
+      }),
+      listReleases(db),
+    ]);
     // A map older than the one held (a database restored from an old backup, an empty one) is
     // not taken: members keep what they were given, and the log says why.
     if (snapshot && map.version < snapshot.version) {
       throw new Error(`the store holds version ${map.version} of the ${environment} map, older than the ${snapshot.version} in memory; keeping ${snapshot.version}`);
     }
-    snapshot = { version: map.version, rollout: map.rollout, releases };
+    snapshot = { version: map.version, rollout: map.rollout, releases, ...(map.error && { error: map.error }) };
     readAt = Date.now();
     if (lastError) log(`the store answers again; ${environment} map version ${map.version}`);
     lastError = null;
