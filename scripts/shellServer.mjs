@@ -2,7 +2,7 @@
 // environment's rollout, every page address answered by the shell's server render
 // (docs/architecture.md#server-rendering), and the browsers' release-health reports collected for
 // the guard, which can run here too (docs/architecture.md, "Release health"). What it serves comes
-// from the store every instance shares (docs/deploy.md), held in memory: a change reaches this
+// from the store every instance shares (docs/architecture.md, "The store"), held in memory: a change reaches this
 // instance within a second, and the database being away leaves it serving the last good map.
 // The e2e suite starts one of its own for a rollout environment of its own, so its pages are
 // rendered with that environment's releases.

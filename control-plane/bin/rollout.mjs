@@ -3,7 +3,7 @@
 // Every change is checked against the published releases and written as a compare-and-set with
 // an audit entry (two commands on different remotes both land; two on the same remote at once:
 // one lands, the other is refused); every instance of the site has it within a second.
-// `status` and `guard` read the environment's release health (docs/operations.md).
+// `status` and `guard` read the environment's release health (README.md, "Reading release health").
 import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 // The release-health part of `npm run rollout -- status`: per remote, how each of its releases
 // fared in the figures' window (read from the store every instance of the site's server writes),
 // what the guard would decide about its canary now, and what the guard did before and why
-// (the rollout map's guardHistory). See docs/operations.md, "Reading release health".
+// (the rollout map's guardHistory). See README.md, "Reading release health".
 import { decide } from '../health/guard.mjs';
 import { quantile, countOf } from '../health/histogram.mjs';
 import { readFigures } from '../store/health.mjs';

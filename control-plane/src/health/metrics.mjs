@@ -2,7 +2,7 @@
 // Prometheus' text format (prom-client), for an operator's Prometheus and Grafana. Counts are this
 // instance's since it started (Prometheus sums the instances); the guard's exact per-minute
 // figures are in the store. Scraped by the operator on the instance's own port, not through the
-// front door (docs/deploy.md).
+// front door (docs/architecture.md, "The store").
 import client from 'prom-client';
 
 export const METRICS_PATH = '/metrics';
