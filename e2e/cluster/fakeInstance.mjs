@@ -1,0 +1,45 @@
+// A stand-in for a shell instance (scripts/cluster/instance.mjs) in the front door's tests: the
+// same lifecycle (probes, drain, hints as Link headers) around a tiny server, so nginx's proxying,
+// retries and the drain can be checked in seconds without building the site.
+//   GET /headers        the request's headers, as the instance received them
+//   GET /slow?ms=N      answers after N ms (an in-flight render)
+//   POST /health/reports 204; ?die=1 drops the connection instead (an instance dying mid-request)
+//   GET /posts          how many POSTs this process has received
+//   GET anything else   200 naming this process, with an Early Hint
+import http from 'node:http';
+import { runInstance } from '../../scripts/cluster/lifecycle.mjs';
+
+const port = Number(process.env.PORT);
+let posts = 0;
+
+function answer(req, res) {
+  const url = new URL(req.url ?? '/', 'http://instance');
+  const json = (value) => res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(value));
+  if (req.method === 'POST') {
+    posts += 1;
+    req.resume();
+    req.on('end', () => (url.searchParams.has('die') ? req.socket.destroy() : res.writeHead(204).end()));
+    return;
+  }
+  if (url.pathname === '/headers') return json({ pid: process.pid, headers: req.headers });
+  if (url.pathname === '/posts') return json({ pid: process.pid, posts });
+  res.writeEarlyHints({ link: ['</main.0123456789.js>; rel=preload; as=script'] });
+  const page = () => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(`<p>page from ${process.pid}</p>`);
+  const ms = Number(url.searchParams.get('ms') ?? 0);
+  if (ms > 0) setTimeout(page, ms);
+  else page();
+}
+
+await runInstance({
+  name: process.env.NETNET_INSTANCE_NAME ?? `fake:${port}`,
+  hintsAsLinkHeaders: process.env.NETNET_EARLY_HINTS === 'link',
+  log: () => {},
+  start: async () => {
+    // A short warm-up, as the shell's server loads its server builds before it listens.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const server = http.createServer(answer);
+    server.keepAliveTimeout = 5_000;
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return server;
+  },
+});

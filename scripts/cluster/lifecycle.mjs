@@ -1,0 +1,162 @@
+// The life of one shell instance behind a load balancer (docs/deploy.md, "Instances"): it answers
+// its probes, is ready only once it listens (the shell's server has loaded its server builds
+// before that), and on SIGTERM drains — no new connections, in-flight renders finished, kept-alive
+// connections closed once the front door has stopped using them — so no member's request fails
+// while instances come and go.
+import net from 'node:net';
+
+/** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
+export const READY_PATH = '/healthz';
+/** The liveness probe: 200 while the process answers at all (draining included). */
+export const LIVE_PATH = '/livez';
+
+/**
+ * How long a draining instance keeps idle kept-alive connections open: longer than the front
+ * door keeps an idle connection to an instance (4 s, scripts/cluster/nginxConfig.mjs), so nginx
+ * has closed each one itself before the instance would. An instance that closed one first could
+ * do it just as nginx sends a request on it: a GET would be retried elsewhere, a POST lost.
+ */
+export const IDLE_GRACE_MS = 5_000;
+/** The most a drain waits for in-flight requests before cutting them (an orchestrator's grace is 30 s). */
+export const DRAIN_TIMEOUT_MS = 25_000;
+
+/**
+ * @param {{ idleGraceMs?: number, drainTimeoutMs?: number, hintsAsLinkHeaders?: boolean,
+ *   details?: () => Record<string, unknown>, onState?: (state: string) => void }} [options]
+ *   hintsAsLinkHeaders: send the page's Early Hints as Link headers on its response instead of a
+ *   103, for a front door that cannot relay a 103 (nginx 1.22 takes it for the final response).
+ *   details: more to tell in the probes' answers (e.g. the store's state).
+ */
+export function createLifecycle({
+  idleGraceMs = IDLE_GRACE_MS,
+  drainTimeoutMs = DRAIN_TIMEOUT_MS,
+  hintsAsLinkHeaders = false,
+  details = () => ({}),
+  onState = () => {},
+} = {}) {
+  /** @type {'starting' | 'ready' | 'draining' | 'stopped'} */
+  let state = 'starting';
+  /** @type {import('node:http').Server | null} */
+  let server = null;
+  const open = new Set();
+  let drained = null;
+  const started = Date.now();
+  const enter = (next) => {
+    state = next;
+    onState(next);
+  };
+
+  function probe(req, res) {
+    const path = (req.url ?? '/').split('?')[0];
+    const ok = path === LIVE_PATH ? state !== 'stopped' : state === 'ready';
+    const body = JSON.stringify({
+      status: state,
+      pid: process.pid,
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      inFlight: open.size - 1,
+      ...details(),
+    });
+    res.writeHead(ok ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...(state === 'draining' && { Connection: 'close' }) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
+   * Puts the instance in front of `httpServer`'s own request handler (the shell's server, as
+   * scripts/shellServer.mjs made it): probes are answered here, every other request goes on to it.
+   */
+  function serve(httpServer) {
+    server = httpServer;
+    const handlers = httpServer.listeners('request');
+    httpServer.removeAllListeners('request');
+    httpServer.on('request', (req, res) => {
+      open.add(res);
+      res.once('close', () => open.delete(res));
+      // Each request a draining instance still gets (on a connection nginx opened before) is its
+      // connection's last.
+      if (state === 'draining') res.shouldKeepAlive = false;
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === READY_PATH || path === LIVE_PATH) return probe(req, res);
+      if (hintsAsLinkHeaders) {
+        res.writeEarlyHints = (hints) => {
+          if (!res.headersSent && hints.link) res.setHeader('Link', hints.link);
+        };
+      }
+      for (const handler of handlers) handler.call(httpServer, req, res);
+    });
+    enter('ready');
+  }
+
+  /**
+   * Stops taking traffic and resolves once every connection has ended (or the drain timed out).
+   * Calling it again returns the same promise.
+   */
+  function drain() {
+    if (drained) return drained;
+    if (!server) {
+      enter('stopped');
+      return (drained = Promise.resolve());
+    }
+    const httpServer = server;
+    enter('draining');
+    drained = new Promise((resolve) => {
+      // net.Server's close stops accepting and waits for the open connections; http.Server's own
+      // close would also drop the idle kept-alive ones at once, racing nginx's next request on them.
+      net.Server.prototype.close.call(httpServer, () => resolve());
+      for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+      const idle = setTimeout(() => httpServer.closeIdleConnections(), idleGraceMs);
+      const cut = setTimeout(() => httpServer.closeAllConnections(), drainTimeoutMs);
+      idle.unref();
+      cut.unref();
+    }).then(() => enter('stopped'));
+    return drained;
+  }
+
+  return {
+    serve,
+    drain,
+    get state() {
+      return state;
+    },
+    /** Requests being answered now (probes included). */
+    get inFlight() {
+      return open.size;
+    },
+  };
+}
+
+/**
+ * Runs one instance process: `start()` makes the server (listening, warmed), then the lifecycle
+ * serves it; SIGTERM drains and exits, SIGINT stops at once. Each state is told to a supervising
+ * process over IPC when there is one (scripts/cluster/instances.mjs); a container has none.
+ * @param {{ name: string, start: () => Promise<import('node:http').Server>, log?: (line: string) => void,
+ *   hintsAsLinkHeaders?: boolean, idleGraceMs?: number, drainTimeoutMs?: number }} options
+ */
+export async function runInstance({ name, start, log = console.log, ...lifecycleOptions }) {
+  let server = null;
+  const lifecycle = createLifecycle({
+    ...lifecycleOptions,
+    // The store's side of readiness, when the server tells it (the map it serves, how fresh).
+    details: () => (typeof server?.storeState === 'function' ? { store: server.storeState() } : {}),
+    onState: (state) => process.send?.({ state }),
+  });
+  async function stop(how) {
+    const began = Date.now();
+    if (how === 'drain') log(`${name} draining`);
+    else server?.closeAllConnections();
+    await lifecycle.drain();
+    log(`${name} ${how === 'drain' ? `drained in ${Date.now() - began} ms` : 'stopped'}`);
+    // The server's own close handlers (guard, store) run on its close; give them a moment.
+    setTimeout(() => process.exit(0), 200).unref();
+  }
+  process.on('SIGTERM', () => void stop('drain'));
+  process.on('SIGINT', () => void stop('now'));
+  try {
+    server = await start();
+    lifecycle.serve(server);
+    log(`${name} ready (pid ${process.pid})`);
+  } catch (error) {
+    console.error(`${name} could not start: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  }
+  return lifecycle;
+}

@@ -1,0 +1,271 @@
+// The front door's nginx configuration, generated from the site table (scripts/site.cjs) so a new
+// remote or port needs no edit here. It reproduces what scripts/serve.mjs answers for files —
+// hashed names immutable, entry documents no-cache, precompressed .br/.gz copies, CORS on the
+// remotes' and releases' origins, the security headers of scripts/securityHeaders.mjs — and
+// proxies everything the shell's server computes (pages, /config.json, /remotes.json, release-health
+// reports) to the shell instances. The topology and the limits are explained in docs/deploy.md.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { documentHeaders, everyResponseHeaders } from '../securityHeaders.mjs';
+
+const site = createRequire(import.meta.url)('../site.cjs');
+
+/**
+ * The abuse limits on nginx's side (docs/deploy.md, "Limits"). The shell's own server keeps its
+ * limits too (scripts/serve.mjs); these are the same or tighter, so a client meets nginx's first.
+ */
+export const LIMITS = Object.freeze({
+  /** Connections one client address may have being answered at once (a browser opens 6 per origin). */
+  connectionsPerClient: 100,
+  /** Seconds a client may take to send its request headers (scripts/serve.mjs: headersTimeout 10 s). */
+  clientHeaderTimeout: 10,
+  /** Seconds between two reads of a request body. */
+  clientBodyTimeout: 10,
+  /** Seconds between two writes of a response to a client that stopped reading. */
+  sendTimeout: 30,
+  /** Idle seconds before nginx closes a browser's keep-alive connection. */
+  clientKeepAlive: 30,
+  /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.mjs). */
+  maxBodyKb: 16,
+  /** Release-health batches per client address and second, and the burst above it (the collector's own bucket). */
+  reportsPerSecond: 20,
+  reportsBurst: 40,
+  /**
+   * Idle seconds before nginx drops a kept-alive connection to an instance: shorter than the
+   * instance's keepAliveTimeout (5 s, scripts/serve.mjs), so nginx never sends a request on a
+   * connection the instance is closing at that moment.
+   */
+  upstreamKeepAlive: 4,
+  /** Seconds a shell instance may take to answer before nginx tries another (a render has a 300 ms budget). */
+  upstreamReadTimeout: 30,
+});
+
+// Webpack's [contenthash:10] names: the same test as scripts/serve.mjs's HASHED.
+const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
+// A version folder exactly as control-plane/src/deploy/tree.mjs accepts it (semver, no build metadata).
+const NUMBER = '(?:0|[1-9][0-9]*)';
+const PRERELEASE = '(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
+const VERSION = `${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-${PRERELEASE}(?:\\.${PRERELEASE})*)?`;
+
+const quote = (value) => `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+const headerLines = (headers, indent) =>
+  Object.entries(headers).map(([name, value]) => `${indent}add_header ${name} ${quote(value)} always;`).join('\n');
+
+/**
+ * The headers of a file response: security headers, caching by name, CORS when the origin has it.
+ * Written into each location, since a location with an add_header of its own inherits none.
+ */
+function fileHeaders({ cacheControl, cors, html, indent }) {
+  const headers = {
+    ...everyResponseHeaders,
+    'Cache-Control': cacheControl,
+    ...(cors && { 'Access-Control-Allow-Origin': '*' }),
+    ...(html && documentHeaders()),
+  };
+  return headerLines(headers, indent);
+}
+
+/** The locations that answer files of one folder as scripts/serve.mjs would, cache headers by name. */
+function fileLocations({ cors, extra = '' }) {
+  const i = '        ';
+  const immutable = 'public, max-age=31536000, immutable';
+  return `
+    location ~ "${HASHED}" {
+${extra}${fileHeaders({ cacheControl: immutable, cors, html: false, indent: i })}
+${i}try_files $uri =404;
+    }
+    location ~ \\.html$ {
+${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: true, indent: i })}
+${i}try_files $uri =404;
+    }
+    location ~ /$ {
+${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: true, indent: i })}
+${i}try_files \${uri}index.html =404;
+    }`;
+}
+
+/** Everything the file-serving server blocks share: precompressed copies, no links out, no dot names. */
+function fileServing({ root: dir, cors }) {
+  return `
+    root ${dir};
+    # .br/.gz copies the build wrote beside each text file, chosen by Accept-Encoding (Vary added).
+    brotli_static on;
+    gzip_static on;
+    gzip_vary on;
+    # As scripts/staticFiles.mjs: never a dot segment (dotfiles, the release tool's staging folders).
+    # Unlike it, links are followed: disable_symlinks stops Debian's brotli_static module from
+    # finding the .br copies, and the build and the release tool write no links (docs/deploy.md).
+    location ~ /\\. { return 404; }
+${cors ? `    # A preflight is answered here, before any location: their add_header lines would replace these.
+${headerLines({ ...everyResponseHeaders, 'Access-Control-Allow-Origin': '*' }, '    ')}
+    add_header Access-Control-Allow-Methods $preflight_methods always;
+    if ($request_method = OPTIONS) { return 204; }
+` : ''}`;
+}
+
+/** Each a block of `listen` lines: loopback unless HOST names another address, as scripts/serve.mjs. */
+const listen = (host, port) => `    listen ${host}:${port};`;
+
+/**
+ * @param {{ prefix: string, root: string, instances: number[], host?: string, ports?: Record<string, number>,
+ *   workers?: number | 'auto', user?: string | null, brotliModule: string, deployDir?: string,
+ *   limits?: Partial<typeof LIMITS> }} options
+ *   prefix: nginx's own folder (pid, logs, temp files); root: the checkout whose builds are served;
+ *   instances: the shell instances' ports on 127.0.0.1; ports: where nginx listens (site.ports:
+ *   shell, each remote, deploy); user: the account nginx's workers run as when started as root.
+ */
+export function nginxConfig({
+  prefix,
+  root,
+  instances,
+  host = process.env.HOST || '127.0.0.1',
+  ports = site.ports,
+  workers = 1,
+  user = null,
+  brotliModule,
+  deployDir = site.deployDir(),
+  limits: overrides = {},
+}) {
+  if (instances.length === 0) throw new Error('the front door needs at least one shell instance');
+  const limits = { ...LIMITS, ...overrides };
+  const remoteServers = site.remotes.map(
+    (remote) => `
+# ${remote}'s own build, on its own origin as a CDN would serve it.
+server {
+${listen(host, ports[remote])}
+${fileServing({ root: join(root, remote, 'dist'), cors: true })}${fileLocations({ cors: true })}
+    location / {
+${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '        ' })}
+        try_files $uri $uri/index.html =404;
+    }
+}`,
+  );
+  const remotesPattern = site.remotes.map((remote) => remote.replace(/[^a-z0-9-]/g, '')).join('|');
+  const releaseGuard = `        # A finished release only: its mf-manifest.json is written last (control-plane/src/deploy/tree.mjs).
+        if (!-f $document_root/$release_remote/$release_version/mf-manifest.json) { return 404; }
+`;
+
+  return `# Generated by scripts/cluster/nginxConfig.mjs from scripts/site.cjs; edits here are overwritten.
+# The topology and every limit below: docs/deploy.md.
+load_module ${brotliModule};
+${user ? `user ${user};\n` : ''}worker_processes ${workers};
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'logs', 'error.log')} warn;
+daemon off;
+
+events {
+    worker_connections 4096;
+}
+
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    charset utf-8;
+    charset_types text/css application/javascript application/json text/plain image/svg+xml;
+    sendfile on;
+    tcp_nopush on;
+    server_tokens off;
+    access_log ${join(prefix, 'logs', 'access.log')} combined buffer=64k flush=1s;
+    client_body_temp_path ${join(prefix, 'temp', 'client_body')};
+    proxy_temp_path ${join(prefix, 'temp', 'proxy')};
+    fastcgi_temp_path ${join(prefix, 'temp', 'fastcgi')};
+    uwsgi_temp_path ${join(prefix, 'temp', 'uwsgi')};
+    scgi_temp_path ${join(prefix, 'temp', 'scgi')};
+
+    # Abuse limits (docs/deploy.md, "Limits").
+    client_header_timeout ${limits.clientHeaderTimeout}s;
+    client_body_timeout ${limits.clientBodyTimeout}s;
+    send_timeout ${limits.sendTimeout}s;
+    keepalive_timeout ${limits.clientKeepAlive}s;
+    client_max_body_size ${limits.maxBodyKb}k;
+    limit_conn_zone $binary_remote_addr zone=per_client:10m;
+    limit_conn per_client ${limits.connectionsPerClient};
+    limit_conn_status 429;
+    limit_req_zone $binary_remote_addr zone=reports:10m rate=${limits.reportsPerSecond}r/s;
+    limit_req_status 429;
+    map $request_method $preflight_methods {
+        OPTIONS "GET, HEAD, OPTIONS";
+        default "";
+    }
+
+    upstream shell_instances {
+        zone shell_instances 64k;
+        # One failure takes an instance out for a second: long enough to route round a restart or a
+        # crash, short enough that a replacement is back in rotation at once.
+${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 fail_timeout=1s;`).join('\n')}
+        keepalive 64;
+        keepalive_timeout ${limits.upstreamKeepAlive}s;
+        keepalive_requests 10000;
+    }
+
+    # The site: the shell's files from disk, everything its server computes from an instance.
+    server {
+${listen(host, ports.shell)}
+${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_connect_timeout 1s;
+        proxy_read_timeout ${limits.upstreamReadTimeout}s;
+        # A GET whose instance refused, failed or died before answering goes to another instance.
+        # Without non_idempotent, a POST that reached an instance is never sent twice.
+        proxy_next_upstream error timeout http_502 http_503 http_504;
+        proxy_next_upstream_tries 3;
+        proxy_next_upstream_timeout 10s;
+
+    # The server's own code, and each instance's probes (for the orchestrator, not for browsers).
+    location ^~ /server/ { return 404; }
+    location = /healthz { return 404; }
+    location = /livez { return 404; }
+
+    location = /health/reports {
+        limit_req zone=reports burst=${limits.reportsBurst} nodelay;
+        proxy_pass http://shell_instances;
+    }
+    location = /config.json { proxy_pass http://shell_instances; }
+    location = /remotes.json { proxy_pass http://shell_instances; }
+    # A last segment with an extension names a file (scripts/staticFiles.mjs, LOOKS_LIKE_FILE).
+    location ~ "/[^/]+\\.\\w+$" {
+${fileHeaders({ cacheControl: 'no-cache', cors: false, html: false, indent: '        ' })}
+        try_files $uri =404;
+        location ~ "${HASHED}" {
+${fileHeaders({ cacheControl: 'public, max-age=31536000, immutable', cors: false, html: false, indent: '            ' })}
+            try_files $uri =404;
+        }
+        location ~ \\.html$ {
+${fileHeaders({ cacheControl: 'no-cache', cors: false, html: true, indent: '            ' })}
+            try_files $uri =404;
+        }
+    }
+    # Every page address: rendered by an instance.
+    location / {
+        proxy_pass http://shell_instances;
+    }
+    }
+${remoteServers.join('\n')}
+
+# The published releases (${deployDir}), as the CDN in front of a bucket would serve them.
+server {
+${listen(host, ports.deploy)}
+${fileServing({ root: deployDir, cors: true })}
+    # deploy/<remote>/<version>/<file>: nothing else there (rollout files, release health) is served.
+    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+${HASHED.slice(0, -1)}$" {
+${releaseGuard}${fileHeaders({ cacheControl: 'public, max-age=31536000, immutable', cors: true, html: false, indent: '        ' })}
+        try_files $uri =404;
+    }
+    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+\\.html$" {
+${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: true, indent: '        ' })}
+        try_files $uri =404;
+    }
+    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+$" {
+${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '        ' })}
+        try_files $uri =404;
+    }
+    location / { return 404; }
+}
+}
+`;
+}
