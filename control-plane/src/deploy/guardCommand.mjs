@@ -2,6 +2,7 @@
 // process of a deployment job rather than the site's. Each pass reads the figures every instance
 // of the site's server wrote to the store; it acts only while it holds the environment's lease.
 import { GUARD_DEFAULTS, guardName, runGuard, startGuard } from '../health/guard.mjs';
+import { releaseLease } from '../store/lease.mjs';
 import { DeployError } from './tree.mjs';
 
 // Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.mjs): plain decimal digits
@@ -63,7 +64,10 @@ export async function guardCommand({ db, environment, options, env = process.env
   const guard = { db, environment, env, holder, stages, minStageSessions, intervalMs, log };
   const state = {};
   if (once) {
-    const { leader, decisions, applied } = await runGuard({ ...guard, state });
+    // A single pass gives its lease up as it ends, as a guard that stops does (startGuard's
+    // stop()): else the next pass of a deployment job, or the site's own guards, would find it
+    // held by a process that is gone until it lapsed (three intervals).
+    const { leader, decisions, applied } = await runGuard({ ...guard, state }).finally(() => releaseLease(db, environment, holder).catch(() => {}));
     if (!leader) log(`${environment}: another guard holds the lease; this one changed nothing.`);
     else if (!applied.length) log(`${environment}: no change (${plural(decisions.length, 'canary', 'canaries')} checked).`);
     return;
