@@ -25,10 +25,6 @@ export function ensureNginx({ log = console.log } = {}) {
     apt(['install', '-y', '-qq', '--no-install-recommends', ...PACKAGES]);
     spawnSync('systemctl', ['disable', '--now', 'nginx'], { stdio: 'ignore' });
   }
-  return execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || nginxVersionFromStderr();
-}
-
-function nginxVersionFromStderr() {
   // nginx prints its version on stderr.
   return spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr.trim();
 }

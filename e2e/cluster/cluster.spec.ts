@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, expect, asVisitor } from '../support/memberSession';
+import { newMemberDetails } from '../support/members';
+import { originOf, siteUrl } from '../support/site';
+
+// The whole site through its front door (docs/deploy.md): nginx in front of two shell instances
+// started by `npm run start:cluster` (e2e/cluster.config.ts). Visitors and members get the same
+// pages as through `npm start`; nginx serves the files; an instance killed or restarted costs no
+// member a request.
+
+interface ClusterState {
+  pid: number;
+  nginx: number;
+  rolling: boolean;
+  rollingRestarts: number;
+  instances: { name: string; port: number; pid: number | null; state: string }[];
+}
+
+const stateFile = join(__dirname, '..', '..', '.cluster', 'state.json');
+const clusterState = (): ClusterState => JSON.parse(readFileSync(stateFile, 'utf8')) as ClusterState;
+
+/** Until every instance is ready (the supervisor replaces one that died). */
+async function allReady(): Promise<ClusterState> {
+  await expect.poll(() => clusterState().instances.every((instance) => instance.state === 'ready' && instance.pid !== null), { timeout: 60_000 }).toBe(true);
+  return clusterState();
+}
+
+/** GETs of `path` at `rate` a second for `seconds`, each sent on time, while `during()` runs. */
+async function underLoad(path: string, rate: number, seconds: number, during: () => Promise<void>) {
+  const failures: string[] = [];
+  const sent: Promise<void>[] = [];
+  const started = Date.now();
+  const load = (async () => {
+    for (let i = 0; i < rate * seconds; i += 1) {
+      const wait = started + (i * 1000) / rate - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sent.push(
+        fetch(`${siteUrl}${path}`, { headers: { Cookie: 'netnet-device=cluster-spec-device' }, signal: AbortSignal.timeout(15_000) }).then(
+          async (response) => {
+            await response.arrayBuffer();
+            if (response.status !== 200) failures.push(`${path}: ${response.status}`);
+          },
+          (error: Error) => void failures.push(`${path}: ${error.message}`),
+        ),
+      );
+    }
+  })();
+  await during();
+  await load;
+  await Promise.all(sent);
+  return { sent: sent.length, failures };
+}
+
+test.describe('visitors', () => {
+  test.use(asVisitor);
+
+  test("a visitor's landing page comes rendered by an instance through nginx, hints on the 200, and the visitor signs up", async ({ page }) => {
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    const headers = await response!.allHeaders();
+    expect(headers.server).toBe('nginx');
+    expect(headers.link, 'Early Hints travel as Link headers on the page').toMatch(/rel=preload/);
+    const html = await response!.text();
+    expect(html).toContain('id="netnet-state"');
+    await expect(page.getByRole('heading', { name: 'Ready to watch? Enter your email to create or restart your membership.' })).toBeVisible();
+
+    const member = newMemberDetails();
+    await page.getByLabel('Email address', { exact: true }).fill(member.email);
+    await page.getByLabel('Password', { exact: true }).fill(member.password);
+    await page.getByRole('button', { name: 'Get Started' }).click();
+    await expect(page).toHaveURL(/\/browse$/);
+    await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  });
+
+  test('nginx serves the files: hashed ones immutable and precompressed, entry documents no-cache, remotes with CORS', async ({ request }) => {
+    const html = await (await fetch(`${siteUrl}/`)).text();
+    const script = /<script[^>]+src="\/(main\.[0-9a-f]{10}\.js)"/.exec(html)?.[1];
+    expect(script, 'the page names the shell entry script').toBeTruthy();
+    const br = await fetch(`${siteUrl}/${script}`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.get('server')).toBe('nginx');
+    const gz = await fetch(`${siteUrl}/${script}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+
+    const remote = originOf('remote-browse');
+    const manifest = await request.get(`${remote}/mf-manifest.json`);
+    expect(manifest.headers()['cache-control']).toBe('no-cache');
+    expect(manifest.headers()['access-control-allow-origin']).toBe('*');
+    expect(manifest.headers().server).toBe('nginx');
+    const entry = await request.get(`${remote}/remoteEntry.js`);
+    expect(entry.headers()['cache-control']).toBe('no-cache');
+    const remotes = await request.get('/remotes.json');
+    expect(remotes.headers()['cache-control']).toBe('no-cache');
+    expect(Object.keys((await remotes.json()).remotes)).toContain('remote-browse');
+  });
+});
+
+test.describe('members', () => {
+  test("a member's browse and title pages come through nginx, rendered by the instances", async ({ page, member }) => {
+    expect(member.email).toContain('@');
+    const browse = await page.goto('/browse');
+    expect((await browse!.allHeaders()).server).toBe('nginx');
+    await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+
+    const title = await page.goto('/title/604');
+    expect(await title!.text()).toContain('id="netnet-state"');
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).not.toBeEmpty();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  });
+});
+
+test.describe('instances come and go', () => {
+  test.use(asVisitor);
+
+  test('kill -9 of one instance mid-test: every GET is still answered, and the instance comes back', async () => {
+    const before = await allReady();
+    const victim = before.instances[0]!;
+    const { sent, failures } = await underLoad('/', 50, 8, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      process.kill(victim.pid!, 'SIGKILL');
+    });
+    expect(failures).toEqual([]);
+    expect(sent).toBe(400);
+    const after = await allReady();
+    expect(after.instances[0]!.pid).not.toBe(victim.pid);
+  });
+
+  test('a rolling restart of every instance under load fails no request', async () => {
+    const before = await allReady();
+    const { sent, failures } = await underLoad('/browse', 50, 30, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      process.kill(before.pid, 'SIGHUP');
+      await expect.poll(() => clusterState().rollingRestarts, { timeout: 28_000 }).toBe(before.rollingRestarts + 1);
+    });
+    expect(failures).toEqual([]);
+    expect(sent).toBe(1500);
+    const after = await allReady();
+    after.instances.forEach((instance, i) => expect(instance.pid).not.toBe(before.instances[i]!.pid));
+  });
+});
