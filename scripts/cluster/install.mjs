@@ -1,4 +1,4 @@
-// nginx for the front door (docs/architecture.md, "The store"): Debian's own package and its brotli_static module,
+// nginx for the front door (docs/deploy.md): Debian's own package and its brotli_static module,
 // installed with apt-get the first time, so `npm run start:cluster` and CI need no manual step.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
