@@ -25,6 +25,8 @@ export default defineConfig({
     // A site already on :8080 may be `npm start`, not the cluster: never measure that.
     reuseExistingServer: false,
     timeout: 600_000,
+    // Ctrl-C's way, so the cluster stops what it started (the embedded database included).
+    gracefulShutdown: { signal: 'SIGINT', timeout: 15_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },

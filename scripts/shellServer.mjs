@@ -18,6 +18,7 @@ import { openDatabase } from '../control-plane/src/store/database.mjs';
 import { createHealthStore } from '../control-plane/src/store/health.mjs';
 import { watchMap } from '../control-plane/src/store/liveMap.mjs';
 import { environmentName } from '../control-plane/src/store/rollouts.mjs';
+import { clientAddressOf } from './cluster/clientAddress.mjs';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -63,7 +64,8 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // renders after a start are not left to the browser.
   await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
   const health = createHealthStore({ db: store.pool, environment });
-  const collector = createCollector({ store: health, isKnownRelease: knownReleases(live) });
+  // Behind the front door, the client nginx names (NETNET_TRUSTED_PROXIES; docs/deploy.md, "Limits").
+  const collector = createCollector({ store: health, isKnownRelease: knownReleases(live), clientOf: clientAddressOf() });
   const stopGuard = guard
     ? startGuard({
         db: store.pool,

@@ -1,0 +1,87 @@
+// `npm run start:cluster`: the production topology on this machine (docs/deploy.md). nginx on
+// http://localhost:8080 serves the shell's files, each remote's build and the published releases
+// from disk and proxies everything else to NETNET_INSTANCES shell instances (2 by default) on
+// their own loopback ports, beside the store, the catalogue and the Auth emulator that `npm start`
+// runs too. nginx is installed with apt-get the first time.
+//
+//   kill -HUP <pid>    rolling restart of every instance (each drains while its successor warms)
+//   Ctrl-C             stops everything it started
+//
+// Who runs where is written to .cluster/state.json (pids, ports, states) for the tests and benchmarks.
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { buildIfNeeded, root } from '../build.mjs';
+import { openDatabase } from '../../control-plane/src/store/database.mjs';
+import { registerPublished } from '../../control-plane/src/store/releases.mjs';
+import { atStop, startAuthEmulator, startProcess, stopAll, waitFor } from '../processes.mjs';
+import { clusterDir, prepareNginx } from './frontDoor.mjs';
+import { ensureNginx, NGINX } from './install.mjs';
+import { superviseInstances } from './instances.mjs';
+
+const site = createRequire(import.meta.url)('../site.cjs');
+
+/** The instances' ports: NETNET_INSTANCE_PORT (default 8081) and the ones after it. */
+export function instancePorts(env = process.env) {
+  const count = Number(env.NETNET_INSTANCES ?? 2);
+  const first = Number(env.NETNET_INSTANCE_PORT ?? 8081);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error(`NETNET_INSTANCES must be a whole number from 1 to 64, not "${env.NETNET_INSTANCES}"`);
+  if (!Number.isInteger(first) || first < 1024 || first + count > 65536) throw new Error(`NETNET_INSTANCE_PORT must be a port from 1024, not "${env.NETNET_INSTANCE_PORT}"`);
+  return Array.from({ length: count }, (_, index) => first + index);
+}
+
+const stateFile = join(clusterDir, 'state.json');
+
+async function main() {
+  const started = Date.now();
+  const ports = instancePorts();
+  console.log(`[cluster] ${ensureNginx()}`);
+  await buildIfNeeded();
+
+  // The store before the instances, so they find it up and migrated (scripts/start.mjs does the same).
+  const database = await openDatabase();
+  atStop(async () => {
+    await database.close();
+    if (database.embedded?.startedHere) await database.embedded.stop();
+  });
+  const imported = await registerPublished(database.pool, site.remotes);
+  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+
+  startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(site.ports.catalogue) });
+  const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
+  if (usesEmulator) startAuthEmulator();
+
+  let nginxPid = null;
+  const writeState = () =>
+    writeFileSync(stateFile, `${JSON.stringify({ pid: process.pid, nginx: nginxPid, ...instances.snapshot() }, null, 2)}\n`);
+  const instances = superviseInstances({
+    ports,
+    // nginx 1.22 cannot relay a 103: the hints go on the page's response; and the client of a
+    // request is the one nginx names (docs/deploy.md, "Limits").
+    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: '127.0.0.1' }),
+    onChange: () => writeState(),
+  });
+  atStop(() => instances.stop());
+  // nginx first: it also serves the remotes' builds and the releases, which the instances load
+  // their server builds from while they warm up. Pages answer once an instance is ready.
+  const workers = process.env.NETNET_NGINX_WORKERS === 'auto' ? 'auto' : Number(process.env.NETNET_NGINX_WORKERS ?? 1);
+  const { args, configFile } = prepareNginx({ instancePorts: ports, workers });
+  nginxPid = startProcess('nginx', NGINX, args).pid;
+  await waitFor(`http://localhost:${site.ports[site.remotes[0]]}/mf-manifest.json`, 'nginx', 10_000);
+  await waitFor(`http://localhost:${site.ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
+  await instances.start();
+  await waitFor(`http://localhost:${site.ports.shell}/config.json`, 'The front door');
+  if (usesEmulator) await waitFor(`http://127.0.0.1:${site.ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
+
+  process.on('SIGHUP', () => {
+    instances.rollingRestart().catch((error) => console.error(`[cluster] rolling restart failed: ${error.message}`));
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`[cluster] nginx (${configFile}) in front of ${ports.length} shell instance(s) on ${ports.map((port) => `127.0.0.1:${port}`).join(', ')}`);
+  console.log(`Netnet is ready on http://localhost:${site.ports.shell} (started in ${seconds} s; rolling restart: kill -HUP ${process.pid})`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  stopAll(1);
+});
