@@ -126,7 +126,7 @@ test('entry documents are no-cache; the shell index.html carries the document po
   assert.match(index.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
   assert.equal(index.headers.get('x-frame-options'), 'DENY');
   assert.equal((await get(`${origin}/server/remoteEntry.js`)).status, 404);
-  assert.equal((await get(`${origin}/healthz`)).status, 404, "an instance's probe is not the public's");
+  for (const path of ['/healthz', '/livez', '/metrics']) assert.equal((await get(`${origin}${path}`)).status, 404, `an instance's ${path} is not the public's`);
   assert.equal((await get(`${origin}/missing.0123456789.js`)).status, 404, 'a missing file is not a page');
 });
 
@@ -178,7 +178,7 @@ test('nginx limits release-health reports per client and refuses bodies over 16 
   assert.equal((await post('x'.repeat(17 * 1024))).status, 413);
 });
 
-test('a POST an instance failed is never sent to another; a GET that failed is answered by one', async () => {
+test('a POST an instance dropped is never sent to another instance', async () => {
   const postsOf = async () => {
     const counts = new Map();
     while (counts.size < 2) {

@@ -216,10 +216,12 @@ ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
         proxy_next_upstream_tries 3;
         proxy_next_upstream_timeout 10s;
 
-    # The server's own code, and each instance's probes (for the orchestrator, not for browsers).
+    # The server's own code, each instance's probes and its Prometheus figures: for the
+    # orchestrator and the operator's scraper on the instance's own port, not for browsers.
     location ^~ /server/ { return 404; }
     location = /healthz { return 404; }
     location = /livez { return 404; }
+    location = /metrics { return 404; }
 
     location = /health/reports {
         limit_req zone=reports burst=${limits.reportsBurst} nodelay;
