@@ -36,9 +36,12 @@ const RELEASES = [
 
 async function serve(dir) {
   const { createCollector } = await import('../../control-plane/src/health/collector.mjs');
-  const { openStore } = await import('../../control-plane/src/health/store.mjs');
+  const { openDatabase } = await import('../../control-plane/src/store/database.mjs');
+  const { createHealthStore } = await import('../../control-plane/src/store/health.mjs');
   const { serveApp } = await import('../../scripts/serve.mjs');
-  const store = await openStore({ dir });
+  // A real PostgreSQL of the benchmark's own (embedded, in its folder), as the site's server uses.
+  const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: dir } });
+  const store = createHealthStore({ db: database.pool, environment: 'bench' });
   const collector = createCollector({
     store,
     isKnownRelease: (remote, release) => RELEASES.some(([name, version]) => name === remote && version === release),
@@ -50,6 +53,7 @@ async function serve(dir) {
   process.on('message', async () => {
     server.close();
     await store.close();
+    await database.close();
     process.exit(0);
   });
 }
@@ -142,9 +146,13 @@ async function bench() {
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
 
-  const { readFigures } = await import('../../control-plane/src/health/store.mjs');
-  const figures = readFigures({ dir });
+  const { openDatabase } = await import('../../control-plane/src/store/database.mjs');
+  const { readFigures } = await import('../../control-plane/src/store/health.mjs');
+  const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: dir } });
+  const figures = await readFigures(database.pool, 'bench');
   const stored = figures.list().reduce((sum, series) => sum + series.totals.sessions, 0);
+  await database.close();
+  await database.embedded.stop();
   rmSync(dir, { recursive: true, force: true });
 
   console.log(`collector: ${REPORTS_PER_BATCH} reports a batch, ${CLIENTS} client addresses, 1 request in 10 garbage, ${connections} connections`);
