@@ -6,11 +6,12 @@
 // again by the others through pg_ctl; it runs as the `postgres` user when started by root, since
 // PostgreSQL refuses to run as root.
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { deployDir } from '../deploy/tree.mjs';
 
@@ -58,12 +59,54 @@ function letThrough(dir, user) {
   }
 }
 
+/**
+ * A new data folder, made aside and renamed into place in one step: two commands starting the
+ * store for the first time at once (npm start and a release command, several instances) would
+ * otherwise both run initdb on the same folder, and all but one would fail.
+ */
+async function initialize(initdb, dir, user) {
+  const fresh = mkdtempSync(`${dir}.init-`);
+  try {
+    if (user.uid !== undefined) chownSync(fresh, user.uid, user.gid);
+    await run(initdb, ['-D', fresh, '-U', EMBEDDED_USER, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-instructions'], asUser(user));
+    try {
+      // Replaces the empty folder made above; one that holds a database already is another
+      // command's, made a moment earlier, and as good as this one.
+      renameSync(fresh, dir);
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    }
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
 async function isRunning(pgCtl, dir, user) {
   try {
     await run(pgCtl, ['status', '-D', dir], asUser(user));
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The status line of the server's postmaster.pid ("starting", "ready"…), as pg_ctl -w reads it; '' without one. */
+function serverStatus(dir) {
+  try {
+    return readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim() ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Waits for a server that another command started (and may still be starting) to take
+ * connections: pg_ctl status says "running" from the moment its process exists, and a connection
+ * made before it is ready is refused.
+ */
+async function untilReady(dir, timeoutMs = 60_000) {
+  for (const until = Date.now() + timeoutMs; !['ready', 'standby'].includes(serverStatus(dir)); await sleep(50)) {
+    if (Date.now() > until) throw new Error(`PostgreSQL did not become ready in ${timeoutMs / 1000} s (see ${join(dir, 'server.log')})`);
   }
 }
 
@@ -82,9 +125,7 @@ export async function startEmbedded(env = process.env) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   letThrough(dir, user);
   if (user.uid !== undefined) chownSync(dir, user.uid, user.gid);
-  if (!existsSync(join(dir, 'PG_VERSION'))) {
-    await run(initdb, ['-D', dir, '-U', EMBEDDED_USER, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-instructions'], asUser(user));
-  }
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initialize(initdb, dir, user);
   let startedHere = false;
   if (!(await isRunning(pgCtl, dir, user))) {
     const options = `-p ${PORT} -k ${dir} -c listen_addresses='' -c unix_socket_permissions=0700 -c max_connections=200`;
@@ -96,6 +137,7 @@ export async function startEmbedded(env = process.env) {
       if (!(await isRunning(pgCtl, dir, user))) throw new Error(`PostgreSQL did not start (see ${join(dir, 'server.log')}): ${error.message}`);
     }
   }
+  if (!startedHere) await untilReady(dir);
   return {
     dir,
     startedHere,
