@@ -26,9 +26,16 @@ function addCounts(rows, reports, minute) {
   }
 }
 
+// Rows go in one fixed order, the same in every instance: an INSERT … ON CONFLICT DO UPDATE locks
+// the rows it meets in the order it meets them, and two instances' statements meeting the same
+// rows in different orders deadlock, one of them failing with all its batches (503s under load).
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byKey = (a, b) =>
+  a.minute - b.minute || compare(a.remote, b.remote) || compare(a.release, b.release) || compare(a.channel, b.channel) || compare(a.metric, b.metric);
+
 async function writeCounts(db, environment, rows) {
   const columns = { remote: [], release: [], channel: [], minute: [], metric: [], count: [] };
-  for (const row of rows.values()) for (const name of Object.keys(columns)) columns[name].push(row[name]);
+  for (const row of [...rows.values()].sort(byKey)) for (const name of Object.keys(columns)) columns[name].push(row[name]);
   await db.query(
     `INSERT INTO health_counts (environment, remote, release, channel, minute, metric, count)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[])
