@@ -75,7 +75,7 @@ test.describe('visitors', () => {
 
   test('nginx serves the files: hashed ones immutable and precompressed, entry documents no-cache, remotes with CORS', async ({ request }) => {
     const html = await (await fetch(`${siteUrl}/`)).text();
-    const script = /<script[^>]+src="\/(main\.[0-9a-f]{10}\.js)"/.exec(html)?.[1];
+    const script = /<script[^>]+src="?\/(main\.[0-9a-f]{10}\.js)/.exec(html)?.[1];
     expect(script, 'the page names the shell entry script').toBeTruthy();
     const br = await fetch(`${siteUrl}/${script}`, { headers: { 'Accept-Encoding': 'br' } });
     expect(br.headers.get('content-encoding')).toBe('br');

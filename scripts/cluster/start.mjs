@@ -69,9 +69,10 @@ async function main() {
   nginxPid = startProcess('nginx', NGINX, args).pid;
   await waitFor(`http://localhost:${site.ports[site.remotes[0]]}/mf-manifest.json`, 'nginx', 10_000);
   await waitFor(`http://localhost:${site.ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
+  // The instances last, so a page answering through the front door means the whole site does.
+  if (usesEmulator) await waitFor(`http://127.0.0.1:${site.ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
   await instances.start();
   await waitFor(`http://localhost:${site.ports.shell}/config.json`, 'The front door');
-  if (usesEmulator) await waitFor(`http://127.0.0.1:${site.ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
   process.on('SIGHUP', () => {
     instances.rollingRestart().catch((error) => console.error(`[cluster] rolling restart failed: ${error.message}`));
