@@ -1,19 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { matchPath, pageList, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
+import { pageList, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
 import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
-import { memberPages, pageAt } from '../pages';
 import type { Choice } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
+import { chooseEncoding, type Coding } from './encoding';
 import { faultOf, keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
 import { keepRecordsOf, recordedHashes } from './releaseRecord';
 import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
+import { createRenderGate, type RenderGateOptions } from './renderGate';
+import { compileRoutes } from './routes';
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
 // composed page as HTML — the shell frame and the page's area rendered with the release this
@@ -30,15 +33,39 @@ export interface PageServerOptions {
   remoteMap: (req: IncomingMessage) => unknown;
   /** How long an area's server build may take to load, and its render to finish its data. */
   budgetMs?: number;
+  /** The render cap (renderGate.ts); RENDERS by default. */
+  renders?: Partial<RenderGateOptions>;
+}
+
+/** What the server in front knows about a request that its headers alone cannot be trusted for (scripts/serve.mjs). */
+export interface RequestFacts {
+  /** The client spoke HTTPS: to this process, or to a trusted proxy that says so. */
+  https: boolean;
 }
 
 export interface PageServer {
-  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  (req: IncomingMessage, res: ServerResponse, facts?: RequestFacts): Promise<void>;
   /** Loads the server builds of the releases in the map now, before the first visitor needs them. */
   warmUp(): Promise<void>;
 }
 
 const BUDGET_MS = 300;
+
+/**
+ * The render cap of one instance (docs/architecture.md, "Limits"). Node renders on one core; the
+ * renders in flight beyond the one running are waiting for catalogue answers (up to the budget),
+ * so a few per core keep the core busy. A short line absorbs bursts (a benchmark's 50 connections
+ * fit in it); a request that would wait longer than the line's deadline gets the page to render
+ * in the browser at once instead.
+ */
+export const RENDERS: RenderGateOptions = {
+  maxInFlight: 8 * availableParallelism(),
+  maxWaiting: 32 * availableParallelism(),
+  maxWaitMs: 250,
+};
+
+/** How often, at most, the server says how many pages it left to the browser for being at its cap. */
+const OVERFLOW_LOG_MS = 10_000;
 
 interface Area {
   choice: Choice;
@@ -48,18 +75,32 @@ interface Area {
   hashes: ReadonlyMap<string, string> | null;
 }
 
-export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS }: PageServerOptions): PageServer {
+export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS, renders = {} }: PageServerOptions): PageServer {
   const page = parseTemplate(template);
   setRuntimeConfig(config);
+  const routes = compileRoutes();
+  const gate = createRenderGate({ ...RENDERS, ...renders });
+  // The page without a render is the same for everyone: compressed once per coding.
+  const clientPage = precompressed(`${page.head}${page.bodyStart}${page.bodyEnd}`);
+  let leftToBrowser = 0;
+  let loggedAt = 0;
+  const overCap = () => {
+    leftToBrowser += 1;
+    const now = Date.now();
+    if (now - loggedAt < OVERFLOW_LOG_MS) return;
+    console.warn(`[netnet] renders at their cap (${gate.inFlight} running, ${gate.waiting} waiting): ${leftToBrowser} page(s) left to the browser since the last note.`);
+    loggedAt = now;
+    leftToBrowser = 0;
+  };
 
-  async function servePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function servePage(req: IncomingMessage, res: ServerResponse, facts?: RequestFacts): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://netnet.invalid');
     const redirect = redirects[url.pathname];
     if (redirect) {
       res.writeHead(301, { Location: redirect, 'Cache-Control': 'no-cache' }).end();
       return;
     }
-    const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const secure = facts?.https ?? (req.socket as { encrypted?: boolean }).encrypted === true;
     const cookies: string[] = [];
     const member = readIdCookie(req.headers.cookie, MEMBER_COOKIE);
     let device = readIdCookie(req.headers.cookie, DEVICE_COOKIE);
@@ -74,13 +115,49 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       Vary: 'Cookie, Accept-Encoding',
       ...(cookies.length ? { 'Set-Cookie': cookies } : {}),
     };
-    res.writeEarlyHints?.({ link: page.shellFiles.map(hintOf) });
+    // HEAD asks only whether the page is there: the same headers, and never a render.
+    if (req.method === 'HEAD') {
+      res.writeHead(200, headers).end();
+      return;
+    }
+    // Interim responses are HTTP/1.1's: an HTTP/1.0 client must not get one (RFC 9110, 15.2). Nor
+    // does a pipelined request still queued behind another's answer (no socket yet): Node would
+    // send its 103 between the final answer's headers and its body.
+    if (res.socket && (req.httpVersionMajor > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1))) {
+      res.writeEarlyHints?.({ link: page.shellFiles.map(hintOf) });
+    }
 
-    // QA pins are the browser's business (they need its stored pins and token): it renders alone.
+    // The page without a render: the browser renders it (as before servers).
     const clientOnly = () => {
-      send(req, res, headers, `${page.head}${page.bodyStart}${page.bodyEnd}`);
+      const coding = chooseEncoding(req.headers['accept-encoding']);
+      const body = clientPage(coding);
+      res.writeHead(200, { ...headers, ...(coding && { 'Content-Encoding': coding }), 'Content-Length': String(body.length) });
+      res.end(body);
     };
+    // QA pins are the browser's business (they need its stored pins and token): it renders alone.
     if ([...url.searchParams.keys()].some(isPinParam)) return clientOnly();
+    const leave = await gate.enter();
+    if (!leave) {
+      overCap();
+      return clientOnly();
+    }
+    try {
+      // A client gone while its request waited costs no render.
+      if (req.socket.destroyed) return;
+      await render(req, res, url, headers, { member, device }, clientOnly);
+    } finally {
+      leave();
+    }
+  }
+
+  async function render(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    headers: Record<string, string | string[]>,
+    { member, device }: { member: string | null; device: string },
+    clientOnly: () => void,
+  ): Promise<void> {
     let map: RemoteMap;
     let mapDocument: unknown;
     try {
@@ -94,12 +171,12 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
 
     const signedIn = member !== null;
     const auth: AuthState = signedIn ? { status: 'authenticated', member: { uid: member, email: null } } : { status: 'anonymous' };
-    const entry = pageAt(url.pathname, signedIn);
-    const onPage = matchPath(entry.path, url.pathname) !== null;
+    const entry = routes.pageAt(url.pathname, signedIn);
+    const onPage = routes.shows(entry, url.pathname);
     // A guard's answer, rendered at once: a visitor on a members' path gets the landing page (and
     // goes on to the path after signing in), a member on a visitors' path their home.
     const wanted = url.pathname + url.search;
-    const from = !signedIn && memberPages.some((p) => matchPath(p.path, url.pathname)) ? wanted : undefined;
+    const from = !signedIn && routes.isMemberPath(url.pathname) ? wanted : undefined;
     const location = onPage
       ? { pathname: url.pathname, search: url.search }
       : { pathname: entry.path, search: '', state: from ? { from } : null };
@@ -189,18 +266,30 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
  * is measured on.
  */
 function send(req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>, html: string): void {
-  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const coding = chooseEncoding(req.headers['accept-encoding']);
+  const body = compress(Buffer.from(html), coding);
+  res.writeHead(200, { ...headers, ...(coding && { 'Content-Encoding': coding }), 'Content-Length': String(body.length) });
+  res.end(body);
+}
+
+function compress(body: Buffer, coding: Coding | null): Buffer {
+  if (coding === 'br') return brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  if (coding === 'gzip') return gzipSync(body, { level: 5 });
+  return body;
+}
+
+/** A page that never changes, compressed the first time each coding is asked for and kept. */
+function precompressed(html: string): (coding: Coding | null) => Buffer {
   const body = Buffer.from(html);
-  if (/\bbr\b/.test(accepts)) {
-    res.writeHead(200, { ...headers, 'Content-Encoding': 'br' });
-    res.end(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }));
-  } else if (/\bgzip\b/.test(accepts)) {
-    res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' });
-    res.end(gzipSync(body, { level: 5 }));
-  } else {
-    res.writeHead(200, headers);
-    res.end(body);
-  }
+  const kept = new Map<Coding | null, Buffer>();
+  return (coding) => {
+    let packed = kept.get(coding);
+    if (!packed) {
+      packed = compress(body, coding);
+      kept.set(coding, packed);
+    }
+    return packed;
+  };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

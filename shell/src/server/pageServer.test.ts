@@ -1,0 +1,186 @@
+/**
+ * @jest-environment node
+ */
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createPageServer, type RequestFacts } from './index';
+import { renderArea, type RenderResult } from './renderArea';
+
+// The page server over real HTTP, its render replaced by one whose timing the test controls: what
+// it renders, how many at once, and what it answers without rendering (docs/architecture.md, "Limits").
+
+jest.mock('./renderArea', () => ({ renderArea: jest.fn() }));
+// The releases' server builds are not loaded here: the map names no remote, so pages render without an area.
+jest.mock('./pageLoader', () => ({ serverPage: jest.fn(), keepOnly: jest.fn(), renderFailed: jest.fn(), faultOf: jest.fn(), warmServerPages: jest.fn() }));
+
+const render = jest.mocked(renderArea);
+const TEMPLATE = '<!doctype html><html><head><script defer src="/main.0123456789.js"></script></head><body><div id="root"></div></body></html>';
+const RENDERED = '<main>rendered on the server</main>';
+const CONFIG = { catalogueUrl: 'http://catalogue.test', firebase: { apiKey: 'k', authDomain: 'a', projectId: 'p' }, authEmulatorUrl: null };
+
+let running = 0;
+let mostAtOnce = 0;
+function renderTaking(ms: number) {
+  render.mockImplementation(async () => {
+    running += 1;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    running -= 1;
+    return { html: RENDERED, catalogue: {}, errors: [], cutShort: false } satisfies RenderResult;
+  });
+}
+
+const servers: Server[] = [];
+async function serve(options: Partial<Parameters<typeof createPageServer>[0]> = {}, facts?: RequestFacts): Promise<number> {
+  const pages = createPageServer({ template: TEMPLATE, config: CONFIG, remoteMap: () => ({ remotes: {} }), ...options });
+  const server = createServer((req, res) => void pages(req, res, facts));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+interface Raw {
+  status: number;
+  head: string;
+  body: Buffer;
+}
+
+/** Sends `text` as is on one connection and reads `count` final responses (skipping 103s), with their raw heads. */
+function raw(port: number, text: string, count: number): Promise<{ responses: Raw[]; interim: string[] }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let buffer = Buffer.alloc(0);
+    const responses: Raw[] = [];
+    const interim: string[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const status = Number(head.split(' ')[1]);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (status < 200) {
+          interim.push(head);
+          buffer = buffer.subarray(end + 4);
+          continue;
+        }
+        if (buffer.length < end + 4 + length) return;
+        responses.push({ status, head, body: buffer.subarray(end + 4, end + 4 + length) });
+        buffer = buffer.subarray(end + 4 + length);
+        if (responses.length === count) {
+          socket.destroy();
+          resolve({ responses, interim });
+        }
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+const get = (path: string, headers = '', version = '1.1') => `GET ${path} HTTP/${version}\r\nHost: netnet.test\r\nCookie: netnet-device=d1\r\n${headers}\r\n`;
+const rendered = (body: Buffer) => body.toString('utf8').includes(RENDERED);
+
+beforeEach(() => {
+  jest.spyOn(console, 'warn').mockImplementation(() => {});
+  running = 0;
+  mostAtOnce = 0;
+  renderTaking(20);
+});
+afterAll(() => servers.forEach((server) => server.close()));
+
+describe('the render cap', () => {
+  it('never runs more renders than the cap, however many requests one connection pipelines', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    const port = await serve({ renders: { maxInFlight: 2, maxWaiting: 3, maxWaitMs: 5_000 } });
+    const { responses } = await raw(port, get('/browse').repeat(12), 12);
+    // Said once, not once per page: a flood must not flood the log too.
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/renders at their cap \(2 running, 3 waiting\): 1 page\(s\) left to the browser/);
+    expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
+    expect(mostAtOnce).toBe(2);
+    // Two running and three waiting got a render; the other seven the page to render in the browser.
+    expect(render).toHaveBeenCalledTimes(5);
+    expect(responses.filter((r) => rendered(r.body))).toHaveLength(5);
+    for (const response of responses.filter((r) => !rendered(r.body))) {
+      expect(response.body.toString('utf8')).toBe(TEMPLATE);
+      expect(response.head).toMatch(/\r\ncontent-type: text\/html; charset=utf-8/i);
+      expect(response.head).toMatch(/\r\ncache-control: no-store/i);
+    }
+  });
+
+  it('gives the browser the page to render when a request has waited past the line’s deadline', async () => {
+    renderTaking(300);
+    const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 10, maxWaitMs: 50 } });
+    const started = Date.now();
+    const { responses } = await raw(port, get('/').repeat(3), 3);
+    expect(responses.map((r) => rendered(r.body))).toEqual([true, false, false]);
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
+
+describe('HEAD', () => {
+  it('answers with the page’s headers and no body, and never renders', async () => {
+    const port = await serve();
+    const { responses } = await raw(port, `HEAD /browse HTTP/1.1\r\nHost: netnet.test\r\nCookie: netnet-member=m1\r\n\r\n`, 1);
+    expect(responses[0]!.status).toBe(200);
+    expect(responses[0]!.head).toMatch(/\r\ncontent-type: text\/html/i);
+    expect(responses[0]!.body.length).toBe(0);
+    expect(render).not.toHaveBeenCalled();
+  });
+});
+
+describe('early hints', () => {
+  it('go to an HTTP/1.1 client and never to an HTTP/1.0 one', async () => {
+    const port = await serve();
+    const modern = await raw(port, get('/'), 1);
+    expect(modern.interim[0]).toMatch(/^HTTP\/1\.1 103 Early Hints\r\nLink: <\/main\.0123456789\.js>; rel=preload; as=script/);
+    const old = await raw(port, get('/', '', '1.0'), 1);
+    expect(old.responses[0]!.status).toBe(200);
+    expect(old.interim).toEqual([]);
+  });
+});
+
+describe('compression', () => {
+  it('follows Accept-Encoding’s weights: q=0 is never', async () => {
+    const port = await serve();
+    const encodingOf = async (header: string) => {
+      const [response] = (await raw(port, get('/', `Accept-Encoding: ${header}\r\n`), 1)).responses;
+      return { coding: /\r\ncontent-encoding: (\w+)/i.exec(response!.head)?.[1] ?? null, body: response!.body };
+    };
+    const none = await encodingOf('br;q=0, gzip;q=0, identity');
+    expect(none.coding).toBeNull();
+    expect(rendered(none.body)).toBe(true);
+    const gzip = await encodingOf('br;q=0, gzip');
+    expect(gzip.coding).toBe('gzip');
+    expect(rendered(gunzipSync(gzip.body))).toBe(true);
+    const br = await encodingOf('gzip;q=0.5, br');
+    expect(br.coding).toBe('br');
+    expect(rendered(brotliDecompressSync(br.body))).toBe(true);
+  });
+
+  it('applies to the page left to the browser too', async () => {
+    const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 0, maxWaitMs: 10 } });
+    const { responses } = await raw(port, get('/', 'Accept-Encoding: br;q=0, gzip\r\n').repeat(2), 2);
+    expect(responses[1]!.head).toMatch(/\r\ncontent-encoding: gzip/i);
+    expect(gunzipSync(responses[1]!.body).toString('utf8')).toBe(TEMPLATE);
+  });
+});
+
+describe('the device cookie', () => {
+  const first = 'GET / HTTP/1.1\r\nHost: netnet.test\r\n\r\n';
+
+  it('is Secure when the server in front says the client spoke HTTPS', async () => {
+    const port = await serve({}, { https: true });
+    const [response] = (await raw(port, first, 1)).responses;
+    expect(response!.head).toMatch(/\r\nset-cookie: netnet-device=[\w-]+; Path=\/; Max-Age=\d+; SameSite=Lax; Secure\r\n/i);
+  });
+
+  it('is not Secure over plain HTTP', async () => {
+    const port = await serve({}, { https: false });
+    const [response] = (await raw(port, first, 1)).responses;
+    expect(response!.head).toMatch(/\r\nset-cookie: netnet-device=[\w-]+; Path=\/; Max-Age=\d+; SameSite=Lax\r\n/i);
+  });
+});
