@@ -2,43 +2,82 @@
 // precompressed brotli/gzip when the browser accepts them, CORS for the remotes. Strict by
 // default: GET and HEAD only (a service given to it answers its own requests, e.g. the release
 // health collector's POSTs), paths checked before any file is looked up (scripts/staticFiles.mjs),
-// bounded time per request and connections, loopback only unless HOST says otherwise.
+// bounded time per request, connections per client and in all, loopback only unless HOST says
+// otherwise (docs/architecture.md, "Limits").
 import { realpathSync } from 'node:fs';
 import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.mjs';
+import { clientKey, trustedProxiesFrom, viaHttps } from './trustedProxies.mjs';
 
 // Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
 
 /**
- * The server's limits (README, "Security"). A client slower than these gets 408 or is dropped,
- * so a few idle sockets cannot hold the server; past maxConnections new sockets are closed at once.
+ * The server's limits (docs/architecture.md, "Limits"), so that one client cannot hold what
+ * everyone shares:
+ *  - headersTimeout: a connection must send a whole request line and headers this soon after it
+ *    opens (or after the previous answer on it began), else 408 and closed: a silent socket is gone
+ *    within 1.5–1.75 s (Node checks every connectionsCheckingInterval);
+ *  - requestTimeout: the whole request, body included: the largest body anyone takes (a 16 KB
+ *    release-health batch) must come at 3.2 KB/s or better;
+ *  - keepAliveTimeout: an idle kept-alive connection is closed after this;
+ *  - connectionsPerClient: open connections per client address (an IPv6 /64 counts as one; a
+ *    trusted proxy, NETNET_TRUSTED_PROXIES, is exempt: it carries everyone). Past it, a new
+ *    connection is closed at once. A browser opens at most 6 per origin;
+ *  - maxConnections: open connections in all; past it new ones are closed at once;
+ *  - pipelinedRequests: requests one connection may have waiting for their answers; a client
+ *    pipelining more is closed (browsers never pipeline; Node would otherwise take every request
+ *    of the connection's buffer at once).
  */
-const LIMITS = {
-  headersTimeout: 10_000,
-  requestTimeout: 30_000,
+export const LIMITS = Object.freeze({
+  headersTimeout: 1_500,
+  requestTimeout: 5_000,
   keepAliveTimeout: 5_000,
-  maxConnections: 512,
-};
+  connectionsPerClient: 64,
+  maxConnections: 4_096,
+  pipelinedRequests: 64,
+});
 
 const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+
+/** NETNET_CONNECTIONS_PER_CLIENT, when set, instead of LIMITS.connectionsPerClient (e.g. many members behind one NAT). */
+function connectionsPerClientFrom(env) {
+  const raw = env.NETNET_CONNECTIONS_PER_CLIENT;
+  if (raw === undefined || raw === '') return LIMITS.connectionsPerClient;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`NETNET_CONNECTIONS_PER_CLIENT must be a whole number of at least 1, got "${raw}"`);
+  return Number(raw);
+}
+
+/** Counts a request against its connection's pipeline; false when the connection is over its limit (and is closed). */
+const PIPELINED = Symbol('requests waiting for their answers on this connection');
+function withinPipeline(req, res, limit) {
+  const socket = req.socket;
+  socket[PIPELINED] = (socket[PIPELINED] ?? 0) + 1;
+  res.once('close', () => (socket[PIPELINED] -= 1));
+  if (socket[PIPELINED] <= limit) return !socket.destroyed;
+  socket.destroy();
+  return false;
+}
 
 /**
  * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown>,
- *   pages?: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+ *   pages?: (req: http.IncomingMessage, res: http.ServerResponse, facts: { https: boolean }) => Promise<void>,
  *   services?: { matches(req: http.IncomingMessage): boolean, handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> }[] }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
- *   pages: answers every page address (a path that does not name a file): the shell's server render.
+ *   pages: answers every page address (a path that does not name a file): the shell's server render;
+ *   `facts.https` says whether the client spoke HTTPS (to a trusted proxy, NETNET_TRUSTED_PROXIES).
  *   only: the (decoded, checked) paths served; anything else is a 404.
  *   services: answer the requests they match, whatever the method, before anything else.
  *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
+ *   env: where NETNET_TRUSTED_PROXIES and NETNET_CONNECTIONS_PER_CLIENT are read (process.env).
  *   Files are read from the disk on every request, so a rebuilt app or a new release shows at once.
  */
-export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages, services = [] }) {
-  const { maxConnections, ...timeouts } = { ...LIMITS, ...limits };
+export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages, services = [], env = process.env }) {
+  const { maxConnections, connectionsPerClient, pipelinedRequests, ...timeouts } = { ...LIMITS, connectionsPerClient: connectionsPerClientFrom(env), ...limits };
+  const trusted = trustedProxiesFrom(env);
   const realRoot = realpathSync(dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
   const served = only ?? (() => true);
@@ -78,7 +117,7 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
       return;
     }
     if (!served(path)) return notFound(res);
-    if (pages && !LOOKS_LIKE_FILE.test(path)) return pages(req, res);
+    if (pages && !LOOKS_LIKE_FILE.test(path)) return pages(req, res, { https: viaHttps(req, trusted) });
     const file = await findFile(realRoot, path, { acceptEncoding: req.headers['accept-encoding'], spa });
     if (!file) return notFound(res);
     sendFile(req, res, file, {
@@ -88,9 +127,10 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
 
   const server = http.createServer(
     // Node checks the header and request timeouts on this interval (30 s by default), so it must
-    // be shorter than the timeouts for them to hold.
-    { ...timeouts, connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeout / 2) },
+    // be well under the timeouts for them to hold.
+    { ...timeouts, connectionsCheckingInterval: Math.min(250, timeouts.headersTimeout / 2) },
     (req, res) => {
+      if (!withinPipeline(req, res, pipelinedRequests)) return;
       answer(req, res).catch((error) => {
         console.error(`${req.url}: ${error instanceof Error ? error.message : error}`);
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Server error');
@@ -100,8 +140,40 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
   server.maxConnections = maxConnections;
+  limitPerClient(server, connectionsPerClient, trusted);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      // Once listening, an error is one accepted socket's (too many open files, most likely): said, not fatal.
+      let saidAt = 0;
+      server.on('error', (error) => {
+        if (Date.now() - saidAt < 1_000) return;
+        saidAt = Date.now();
+        console.error(`port ${port}: ${error.message}`);
+      });
+      resolve(server);
+    });
   });
+}
+
+/** Closes a client's connection past `perClient` open ones at once (trusted proxies exempt). */
+export function limitPerClient(server, perClient, trusted) {
+  const open = new Map();
+  server.on('connection', (socket) => {
+    if (trusted.has(socket.remoteAddress)) return;
+    const key = clientKey(socket.remoteAddress ?? '');
+    const count = (open.get(key) ?? 0) + 1;
+    if (count > perClient) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count);
+    socket.once('close', () => {
+      const left = open.get(key) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
+  return open;
 }

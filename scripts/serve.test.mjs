@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.mjs';
-import { serveApp } from './serve.mjs';
+import { LIMITS, serveApp } from './serve.mjs';
+import { acceptedCodings } from './staticFiles.mjs';
+import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from './trustedProxies.mjs';
 
 const SECRETS = ['SECRET=deploy-env', 'outside-secret', '"remotes"', 'half-staged', 'unfinished'];
 let hostileRequests = 0;
@@ -46,11 +48,11 @@ before(() => {
 });
 after(() => rmSync(base, { recursive: true, force: true }));
 
-/** One request with the path sent exactly as written. */
-function request(server, path, { method = 'GET', headers = {} } = {}) {
+/** One request with the path sent exactly as written (from `from`, a loopback address of this machine). */
+function request(server, path, { method = 'GET', headers = {}, from } = {}) {
   const { port } = server.address();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false, localAddress: from }, (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('latin1') }));
@@ -153,6 +155,14 @@ describe('the releases origin', () => {
       assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
     });
   }
+
+  it('sends a precompressed file only in a coding the client accepts: q=0 is never', async () => {
+    const refused = await request(server, '/remote-title/1.0.0/remoteEntry.js', { headers: { 'accept-encoding': 'br;q=0, gzip;q=0, identity' } });
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(refused.body, '/* entry */');
+    const wanted = await request(server, '/remote-title/1.0.0/remoteEntry.js', { headers: { 'accept-encoding': 'gzip;q=0.5, br;q=0.6' } });
+    assert.equal(wanted.headers['content-encoding'], 'br');
+  });
 
   it('still answers a CORS preflight', async () => {
     const response = await request(server, '/remote-title/1.0.0/remoteEntry.js', { method: 'OPTIONS' });
@@ -261,6 +271,134 @@ describe('limits', () => {
     }
   });
 
+  /** A raw connection from `from` that is open (or was refused) once this resolves. */
+  function openFrom(port, from) {
+    return new Promise((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
+      socket.on('error', () => {});
+      socket.on('connect', () => resolve(socket));
+    });
+  }
+  const closedWithin = (socket, ms) =>
+    new Promise((resolve) => {
+      if (socket.destroyed) return resolve(true);
+      const timer = setTimeout(() => resolve(false), ms);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+
+  it('closes a client’s connections past its share at once, and serves the other clients meanwhile', async () => {
+    const server = await serveApp({ dir: dist, port: 0, limits: { connectionsPerClient: 3 }, env: {} });
+    const { port } = server.address();
+    const held = await Promise.all([1, 2, 3].map(() => openFrom(port, '127.0.0.2')));
+    try {
+      await new Promise((done) => setTimeout(done, 100)); // let the server count them
+      const fourth = await openFrom(port, '127.0.0.2');
+      assert.equal(await closedWithin(fourth, 1_000), true, 'the fourth connection of 127.0.0.2 stayed open');
+      const other = await request(server, '/main.0123456789.js', { from: '127.0.0.1' });
+      assert.equal(other.status, 200);
+      // A connection given back makes room again.
+      held.pop().destroy();
+      await new Promise((done) => setTimeout(done, 100));
+      assert.equal((await request(server, '/main.0123456789.js', { from: '127.0.0.2' })).status, 200);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      server.close();
+    }
+  });
+
+  it('does not limit a trusted proxy so (it carries everyone’s connections), only the others', async () => {
+    const server = await serveApp({ dir: dist, port: 0, limits: { connectionsPerClient: 1 }, env: { NETNET_TRUSTED_PROXIES: '127.0.0.3' } });
+    const { port } = server.address();
+    const held = [await openFrom(port, '127.0.0.3'), await openFrom(port, '127.0.0.4')];
+    try {
+      await new Promise((done) => setTimeout(done, 100));
+      assert.equal((await request(server, '/main.0123456789.js', { from: '127.0.0.3' })).status, 200);
+      assert.equal(await closedWithin(await openFrom(port, '127.0.0.4'), 1_000), true);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      server.close();
+    }
+  });
+
+  it('takes its share per client from NETNET_CONNECTIONS_PER_CLIENT, and refuses nonsense there', async () => {
+    await assert.rejects(async () => serveApp({ dir: dist, port: 0, env: { NETNET_CONNECTIONS_PER_CLIENT: 'many' } }), /NETNET_CONNECTIONS_PER_CLIENT/);
+    const server = await serveApp({ dir: dist, port: 0, env: { NETNET_CONNECTIONS_PER_CLIENT: '1' } });
+    const held = await openFrom(server.address().port, '127.0.0.4');
+    try {
+      await new Promise((done) => setTimeout(done, 100));
+      assert.equal(await closedWithin(await openFrom(server.address().port, '127.0.0.4'), 1_000), true);
+    } finally {
+      held.destroy();
+      server.close();
+    }
+  });
+
+  it('by default closes a silent connection within 2 s', async () => {
+    const server = await serveApp({ dir: dist, port: 0, env: {} });
+    try {
+      const { got, ms } = await slowClient(server.address().port, '');
+      assert.ok(ms >= LIMITS.headersTimeout - 100 && ms < 2_000, `held for ${ms} ms`);
+      assert.match(got, /^HTTP\/1\.1 408/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('by default cuts a body that dribbles in, within 5.5 s', async () => {
+    const echo = { matches: () => true, handle: async (req, res) => req.resume().on('end', () => res.end('got it')) };
+    const server = await serveApp({ dir: dist, port: 0, services: [echo], env: {} });
+    hostileRequests += 1;
+    try {
+      const { got, ms } = await new Promise((resolve) => {
+        const started = Date.now();
+        const socket = net.connect(server.address().port, '127.0.0.1', () => socket.write('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 16384\r\n\r\n'));
+        const drip = setInterval(() => socket.writable && socket.write('a'), 100);
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          clearInterval(drip);
+          resolve({ got: text, ms: Date.now() - started });
+        });
+      });
+      assert.ok(ms < 5_500, `held for ${ms} ms`);
+      assert.doesNotMatch(got, /got it/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers a few pipelined requests in order, and closes a connection that pipelines past the limit', async () => {
+    const server = await serveApp({ dir: dist, port: 0, limits: { pipelinedRequests: 4 }, env: {} });
+    const { port } = server.address();
+    const ask = 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n';
+    try {
+      const few = await slowClient(port, ask.repeat(3) + 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      assert.equal(few.got.match(/HTTP\/1\.1 200/g)?.length, 4);
+      const many = await slowClient(port, ask.repeat(50));
+      assert.ok((many.got.match(/HTTP\/1\.1 200/g)?.length ?? 0) < 50, 'all 50 pipelined requests were answered');
+      assert.ok(many.ms < 3_000, `held for ${many.ms} ms`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('tells the page server whether the client spoke HTTPS, believing X-Forwarded-Proto from a trusted proxy only', async () => {
+    const pages = async (req, res, facts) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(facts));
+    const server = await serveApp({ dir: dist, port: 0, pages, env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' } });
+    try {
+      const https = { 'x-forwarded-proto': 'https' };
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: https, from: '127.0.0.1' })).body), { https: true });
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: https, from: '127.0.0.2' })).body), { https: false });
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { from: '127.0.0.1' })).body), { https: false });
+    } finally {
+      server.close();
+    }
+  });
+
   it('binds where HOST says', async () => {
     const saved = process.env.HOST;
     process.env.HOST = '::1';
@@ -273,6 +411,63 @@ describe('limits', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('trusted proxies', () => {
+  const req = (peer, headers = {}) => ({ socket: { remoteAddress: peer }, headers });
+
+  it('reads addresses, CIDR ranges and "loopback", and refuses anything else', () => {
+    const trusted = parseTrustedProxies(' 10.0.0.0/8, 192.168.1.7 ,fd00::/8, loopback ');
+    for (const address of ['10.1.2.3', '::ffff:10.9.9.9', '192.168.1.7', 'fd12::1', '127.0.0.1', '127.9.0.1', '::1']) assert.equal(trusted.has(address), true, address);
+    for (const address of ['11.0.0.1', '192.168.1.8', 'fe80::1', '', undefined]) assert.equal(trusted.has(address), false, String(address));
+    assert.equal(parseTrustedProxies('').has('127.0.0.1'), false);
+    for (const bad of ['localhost', '10.0.0.0/33', '10.0.0.0/8/1', '1.2.3', '10.0.0.0/x']) assert.throws(() => parseTrustedProxies(bad), /NETNET_TRUSTED_PROXIES/, bad);
+  });
+
+  it('takes the client from X-Real-IP, else the nearest untrusted X-Forwarded-For hop, from a trusted proxy only', () => {
+    const trusted = parseTrustedProxies('127.0.0.1,10.0.0.0/8');
+    assert.equal(clientAddress(req('127.0.0.1', { 'x-real-ip': '203.0.113.9' }), trusted), '203.0.113.9');
+    assert.equal(clientAddress(req('127.0.0.1', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.0.0.5' }), trusted), '203.0.113.9');
+    assert.equal(clientAddress(req('::ffff:127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }), trusted), '203.0.113.9');
+    // Anyone else's headers are whatever they wrote.
+    assert.equal(clientAddress(req('203.0.113.50', { 'x-real-ip': '1.1.1.1', 'x-forwarded-for': '1.1.1.1' }), trusted), '203.0.113.50');
+    // Garbage from the proxy leaves the proxy's own address, never the garbage.
+    assert.equal(clientAddress(req('127.0.0.1', { 'x-real-ip': 'evil' }), trusted), '127.0.0.1');
+    assert.equal(clientAddress(req('127.0.0.1', { 'x-forwarded-for': 'evil, 203.0.113.9' }), trusted), '203.0.113.9');
+    assert.equal(clientAddress(req('127.0.0.1', { 'x-forwarded-for': '203.0.113.9, evil' }), trusted), '127.0.0.1');
+    assert.equal(clientAddress(req('127.0.0.1'), trusted), '127.0.0.1');
+  });
+
+  it('counts an IPv6 client by its /64, an IPv4 one by its address', () => {
+    assert.equal(clientKey('2001:db8:1:2:aaaa::1'), clientKey('2001:db8:1:2:ffff:ffff:ffff:fffe'));
+    assert.notEqual(clientKey('2001:db8:1:2::1'), clientKey('2001:db8:1:3::1'));
+    assert.equal(clientKey('2001:db8::1'), '2001:db8:0:0::/64');
+    assert.equal(clientKey('::1'), '0:0:0:0::/64');
+    assert.equal(clientKey('::ffff:192.0.2.1'), '192.0.2.1');
+    assert.equal(clientKey('192.0.2.1'), '192.0.2.1');
+  });
+
+  it('believes X-Forwarded-Proto: https from a trusted proxy only', () => {
+    const trusted = parseTrustedProxies('loopback');
+    assert.equal(viaHttps(req('127.0.0.1', { 'x-forwarded-proto': 'https' }), trusted), true);
+    assert.equal(viaHttps(req('127.0.0.1', { 'x-forwarded-proto': 'HTTPS, http' }), trusted), true);
+    assert.equal(viaHttps(req('127.0.0.1', { 'x-forwarded-proto': 'http' }), trusted), false);
+    assert.equal(viaHttps(req('203.0.113.1', { 'x-forwarded-proto': 'https' }), trusted), false);
+    assert.equal(viaHttps({ socket: { remoteAddress: '203.0.113.1', encrypted: true }, headers: {} }, trusted), true);
+  });
+});
+
+describe('acceptedCodings', () => {
+  it('reads Accept-Encoding’s weights: q=0 refuses, * covers the rest, the heaviest first', () => {
+    const codings = (header) => acceptedCodings(header).map(([, coding]) => coding);
+    assert.deepEqual(codings('gzip, deflate, br'), ['br', 'gzip']);
+    assert.deepEqual(codings('br;q=0, gzip;q=0, identity'), []);
+    assert.deepEqual(codings('br;q=0.4, gzip;q=0.5'), ['gzip', 'br']);
+    assert.deepEqual(codings('*;q=0.1, br;q=0'), ['gzip']);
+    assert.deepEqual(codings('x-gzip'), ['gzip']);
+    assert.deepEqual(codings('br;q=7, gzip'), ['gzip']);
+    assert.deepEqual(codings(''), []);
   });
 });
 

@@ -41,6 +41,37 @@ async function confined(realRoot, file) {
   }
 }
 
+const PRECOMPRESSED = [
+  ['.br', 'br'],
+  ['.gz', 'gzip'],
+];
+const WEIGHT = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
+
+/**
+ * The precompressed siblings the client accepts, best first, from Accept-Encoding as RFC 9110
+ * (12.5.3) reads it: q=0 refuses a coding outright, `*` stands for the codings not named, the
+ * heaviest wins and brotli goes first on a tie. An element with a malformed weight counts for nothing.
+ * (The shell's server reads it the same way for its pages: shell/src/server/encoding.ts.)
+ */
+export function acceptedCodings(header = '') {
+  const weights = new Map();
+  for (const element of String(header).split(',')) {
+    const [rawName = '', ...params] = element.split(';').map((part) => part.trim());
+    const name = rawName.toLowerCase() === 'x-gzip' ? 'gzip' : rawName.toLowerCase();
+    if (!name) continue;
+    let weight = 1;
+    let malformed = false;
+    for (const param of params) {
+      const match = WEIGHT.exec(param.replace(/\s+/g, ''));
+      if (match) weight = Number(match[1]);
+      else if (/^q=/i.test(param)) malformed = true;
+    }
+    if (!malformed) weights.set(name, Math.max(weight, weights.get(name) ?? 0));
+  }
+  const weightOf = ([, coding]) => weights.get(coding) ?? weights.get('*') ?? 0;
+  return PRECOMPRESSED.filter((entry) => weightOf(entry) > 0).sort((a, b) => weightOf(b) - weightOf(a));
+}
+
 // A last segment with an extension names a file: no SPA fallback for a missing script.
 export const LOOKS_LIKE_FILE = /\/[^/]+\.\w+$/;
 
@@ -55,10 +86,7 @@ export async function findFile(realRoot, path, { acceptEncoding = '', spa = fals
   for (const name of names) {
     const plain = await confined(realRoot, join(realRoot, name));
     if (!plain) continue;
-    const encodings = [];
-    if (/\b(br|brotli)\b/i.test(acceptEncoding)) encodings.push(['.br', 'br']);
-    if (/\bgzip\b/i.test(acceptEncoding)) encodings.push(['.gz', 'gzip']);
-    for (const [suffix, encoding] of encodings) {
+    for (const [suffix, encoding] of acceptedCodings(acceptEncoding)) {
       const packed = await confined(realRoot, join(realRoot, name + suffix));
       if (packed) return { name, ...packed, encoding };
     }
