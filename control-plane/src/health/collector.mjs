@@ -3,14 +3,46 @@
 // only once the store has it on disk; anything refused leaves the figures as they were.
 //   204  counted          400  not a batch of valid reports    403  sent from another site
 //   405  not a POST       413  body over 16 KB                 415  another content type
-//   429  over the client's rate                                503  the store could not write it
+//   429  over the client's rate, or the collector's           503  the store could not write it
+// A request is checked whole (content type, size, every report) before it is charged to its
+// client's rate: junk costs the sender nothing, so it cannot use up the allowance of real reports
+// sent from the same address (docs/architecture.md, "Limits").
+import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.mjs';
 import { parseBatch, MAX_BODY_BYTES } from './reports.mjs';
 import { startOtlpExport } from './otlp.mjs';
 
 export const REPORTS_PATH = '/health/reports';
 export const RATE_DEFAULTS = Object.freeze({ perSecond: 20, burst: 40, maxClients: 10_000 });
+/**
+ * All clients together: what one instance takes a second, however many addresses send (a flood
+ * from rotating addresses, or a whole network behind one proxy the collector was not told about).
+ * A page load sends a batch or two, so this is far more than one instance serves pages, and above
+ * the 5,000 reports/s (1,250 batches of 4) the store is measured at (npm run bench:health).
+ */
+export const GLOBAL_RATE_DEFAULTS = Object.freeze({ perSecond: 2_000, burst: 4_000 });
 
 const CONTENT_TYPES = new Set(['text/plain', 'application/json']);
+
+/**
+ * Beacons come from the site's own pages, and browsers say where a request comes from: an Origin
+ * naming another host than the one the request was sent to, or Sec-Fetch-Site saying anything but
+ * same-origin, is another site's page. Hosts are compared without their ports, so a front door that
+ * passes on the Host without its port still works. A request with neither header is not a
+ * browser's cross-site request (a script or a tool, which could send anything anyway).
+ */
+function fromOtherSite(req) {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const { protocol, hostname } = new URL(origin);
+    if (protocol !== 'http:' && protocol !== 'https:') return true;
+    return hostname !== new URL(`http://${req.headers.host ?? ''}`).hostname;
+  } catch {
+    return true; // "null" (a sandboxed or file: page) or not an origin at all
+  }
+}
 
 function send(res, status, error, headers = {}) {
   res.writeHead(status, { 'Cache-Control': 'no-store', ...headers, ...(error && { 'Content-Type': 'application/json' }) });
@@ -88,20 +120,26 @@ function readBody(req, limit) {
  * @param {object} [options.rate] RATE_DEFAULTS overrides
  * @param {(remote: string, release: string) => boolean} [options.isKnownRelease] refuses reports
  *   of releases that do not exist (e.g. not published), so made-up versions make no figures
- * @param {(req) => string} [options.clientOf] the key of the rate limit: the socket's address; behind
- *   a proxy, the client address the proxy vouches for (every member would share the proxy's)
+ * @param {object} [options.globalRate] GLOBAL_RATE_DEFAULTS overrides
+ * @param {(req) => string} [options.clientOf] the key of the rate limit. Default: the socket's
+ *   address, or, when the socket's peer is a trusted proxy (NETNET_TRUSTED_PROXIES in `env`), the
+ *   client it names in X-Real-IP / X-Forwarded-For (control-plane/src/trustedProxies.mjs); an IPv6 client by its /64
  * @param {NodeJS.ProcessEnv} [options.env] OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.mjs)
  */
 export function createCollector({
   store,
   now = Date.now,
   rate = {},
+  globalRate = {},
   isKnownRelease,
-  clientOf = (req) => req.socket?.remoteAddress ?? 'unknown',
+  clientOf,
   env = process.env,
   fetch = globalThis.fetch,
 } = {}) {
+  const trusted = trustedProxiesFrom(env);
+  const keyOf = clientOf ?? ((req) => clientKey(clientAddress(req, trusted)) || 'unknown');
   const limit = createRateLimit({ ...RATE_DEFAULTS, ...rate }, now);
+  const all = createRateLimit({ ...GLOBAL_RATE_DEFAULTS, ...globalRate, maxClients: 1 }, now);
   const startedAt = now();
   // Monotonic counts since start, for OTLP (the figures forget what leaves their window).
   const reportCounts = new Map();
@@ -115,9 +153,7 @@ export function createCollector({
     const { pathname } = new URL(req.url ?? '/', 'http://collector');
     if (pathname !== REPORTS_PATH) return send(res, 404, 'not found');
     if (req.method !== 'POST') return refuse(res, 405, 'POST only', { Allow: 'POST' });
-    // Beacons come from the site's own pages; browsers say where a request comes from.
-    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, 'reports come from the site itself');
-    if (!limit.take(clientOf(req))) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
+    if (fromOtherSite(req)) return refuse(res, 403, 'reports come from the site itself');
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (!CONTENT_TYPES.has(type)) return refuse(res, 415, 'text/plain or application/json');
     const declared = Number(req.headers['content-length']);
@@ -127,6 +163,8 @@ export function createCollector({
     if (body === null) return req.destroyed ? undefined : tooLarge();
     const { reports, error } = parseBatch(body);
     if (error) return refuse(res, 400, error);
+    // Only now is the batch charged: to its client, then to everyone's.
+    if (!limit.take(keyOf(req)) || !all.take('all')) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
     if (isKnownRelease && !reports.every((report) => isKnownRelease(report.remote, report.release))) {
       return refuse(res, 400, 'unknown release');
     }

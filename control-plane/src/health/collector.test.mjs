@@ -20,9 +20,9 @@ function listen(handler) {
 }
 
 /** A request with full control of headers and body (fetch would set its own). */
-function send(port, { method = 'POST', path = '/health/reports', headers = {}, body, chunks }) {
+function send(port, { method = 'POST', path = '/health/reports', headers = {}, body, chunks, from }) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path, localAddress: from, headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : null }));
@@ -156,6 +156,95 @@ describe('the rate limit key', () => {
     assert.deepEqual((await statuses('a', 41)).slice(38), [204, 204, 429]);
     assert.deepEqual(await statuses('b', 2), [204, 204]);
     server.close();
+  });
+});
+
+describe('what is charged to a client', () => {
+  /** A collector on a store that keeps nothing, for the rate limits alone. */
+  async function collectorWith(options) {
+    const store = { figures: createFigures(), append: async () => {} };
+    const collector = createCollector({ store, now: () => T0, ...options });
+    const server = await listen((req, res) => collector.handle(req, res));
+    return { port: server.address().port, close: () => server.close() };
+  }
+  const statuses = async (port, count, options) => {
+    const list = [];
+    for (let i = 0; i < count; i += 1) list.push((await send(port, { body: batch(), ...options })).status);
+    return list;
+  };
+
+  it('is only what passes every check: junk from an address leaves its real reports their whole rate', async () => {
+    const { port, close } = await collectorWith({ env: {} });
+    try {
+      const junk = [
+        { body: 'not json' },
+        { body: '{"reports":[]}' },
+        { body: batch(report({ uid: 'u1' })) },
+        { body: batch(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+        { body: 'x'.repeat(17 * 1024) },
+      ];
+      const refused = [];
+      for (let i = 0; i < 100; i += 1) refused.push((await send(port, junk[i % junk.length])).status);
+      assert.deepEqual(new Set(refused), new Set([400, 415, 413]));
+      // The whole burst is still there for real reports.
+      assert.deepEqual(await statuses(port, 41), [...Array(40).fill(204), 429]);
+    } finally {
+      close();
+    }
+  });
+
+  it('has a cap for all clients together besides each client’s', async () => {
+    const { port, close } = await collectorWith({ env: {}, globalRate: { perSecond: 1, burst: 3 }, clientOf: (req) => req.headers['x-client'] });
+    try {
+      const each = [];
+      for (const client of ['a', 'b', 'c', 'd']) each.push(...(await statuses(port, 1, { headers: { 'X-Client': client } })));
+      assert.deepEqual(each, [204, 204, 204, 429]);
+    } finally {
+      close();
+    }
+  });
+
+  it('is by the client a trusted proxy names, and by the socket’s address for anyone else', async () => {
+    const rate = { perSecond: 1, burst: 2 };
+    const behindProxy = await collectorWith({ env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' }, rate });
+    try {
+      const a = { from: '127.0.0.1', headers: { 'X-Real-IP': '203.0.113.1' } };
+      assert.deepEqual(await statuses(behindProxy.port, 3, a), [204, 204, 429]);
+      // Another member behind the same proxy has a bucket of their own.
+      assert.deepEqual(await statuses(behindProxy.port, 2, { from: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.2' } }), [204, 204]);
+      // Not the proxy: a made-up header changes nothing, rotating it gets nothing past.
+      const direct = [];
+      for (let i = 0; i < 3; i += 1) direct.push(...(await statuses(behindProxy.port, 1, { from: '127.0.0.2', headers: { 'X-Real-IP': `198.51.100.${i}`, 'X-Forwarded-For': `198.51.100.${i}` } })));
+      assert.deepEqual(direct, [204, 204, 429]);
+    } finally {
+      behindProxy.close();
+    }
+  });
+});
+
+describe('another site', () => {
+  let server;
+  let port;
+  before(async () => {
+    const store = { figures: createFigures(), append: async () => {} };
+    const collector = createCollector({ store, env: {}, now: () => T0 });
+    server = await listen((req, res) => collector.handle(req, res));
+    port = server.address().port;
+  });
+  after(() => server.close());
+
+  it('is refused by its Origin, and by Sec-Fetch-Site unless it says same-origin', async () => {
+    const status = async (headers) => (await send(port, { body: batch(), headers })).status;
+    assert.equal(await status({ Origin: 'https://evil.example' }), 403);
+    assert.equal(await status({ Origin: 'null' }), 403);
+    assert.equal(await status({ Origin: 'chrome-extension://abc' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'same-site' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'none' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'cross-site', Origin: `http://127.0.0.1:${port}` }), 403);
+    // The site's own pages: their Origin is the host the request was sent to.
+    assert.equal(await status({ Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' }), 204);
+    assert.equal(await status({ Origin: 'https://127.0.0.1' }), 204);
+    assert.equal(await status({}), 204);
   });
 });
 
