@@ -45,6 +45,15 @@ function options(argv) {
 
 const clusterState = () => JSON.parse(readFileSync(STATE_FILE, 'utf8'));
 
+/** The cluster running now: stopped with this process, however it ends (its own process group outlives a kill of ours). */
+let running = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+  });
+}
+
+
 /** `npm run start:cluster` in a process group of its own; resolves once it says it is ready. */
 async function startCluster(instances) {
   const child = spawn(process.execPath, [join(root, 'scripts/cluster/start.mjs')], {
@@ -53,6 +62,25 @@ async function startCluster(instances) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const cluster = {
+    pid: child.pid,
+    async stop() {
+      const exited = new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, sleep(20_000)]);
+      // Whatever is left of the group (nginx, the emulator) goes too.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+  };
+  running = cluster;
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the cluster did not start within 10 minutes:\n${output.slice(-2000)}`)), 600_000);
@@ -68,20 +96,7 @@ async function startCluster(instances) {
     child.once('exit', (code) => reject(new Error(`the cluster stopped (exit ${code}):\n${output.slice(-2000)}`)));
   });
   child.removeAllListeners('exit');
-  return {
-    pid: child.pid,
-    async stop() {
-      const exited = new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
-      process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
-      // Whatever is left of the group (nginx, the emulator) goes too.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    },
-  };
+  return cluster;
 }
 
 async function renders({ duration, connections }) {
@@ -140,6 +155,7 @@ async function measure(count, opts, log) {
     return { instances: count, ...load, rollingRestart: rolling, kill9: killed };
   } finally {
     await cluster.stop();
+    running = null;
   }
 }
 
@@ -158,7 +174,11 @@ async function main() {
     throw new Error(`Something already answers on ${SITE}: stop it first (this benchmark starts its own cluster).`);
   }
   const runs = [];
-  for (const count of opts.counts) runs.push(await measure(count, opts, log));
+  for (const count of opts.counts) {
+    const run = await measure(count, opts, log);
+    runs.push(run);
+    log(`  ${run.rendersPerSecond.toFixed(0)} renders/s, / p99 ${run.p99Ms} ms; rolling restart: ${run.rollingRestart.failed} of ${run.rollingRestart.sent} failed; kill -9: ${run.kill9.failed} of ${run.kill9.sent} failed`);
+  }
   const one = runs.find((run) => run.instances === 1);
   const two = runs.find((run) => run.instances === 2);
   const speedUp = one && two ? two.rendersPerSecond / one.rendersPerSecond : null;

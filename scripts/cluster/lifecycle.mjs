@@ -150,6 +150,8 @@ export async function runInstance({ name, start, log = console.log, ...lifecycle
   }
   process.on('SIGTERM', () => void stop('drain'));
   process.on('SIGINT', () => void stop('now'));
+  // A supervisor that died without stopping its instances (kill -9) leaves none behind on its ports.
+  process.on('disconnect', () => void stop('now'));
   try {
     server = await start();
     lifecycle.serve(server);
