@@ -32,6 +32,8 @@ export interface AuthActions {
   signUp(email: string, password: string): Promise<SignUpResult>;
   signIn(email: string, password: string): Promise<SignInError | null>;
   signOut(): Promise<void>;
+  /** The visitor started to sign up or sign in: the sign-in service may load now. */
+  prepare?(): void;
 }
 
 let provided: AuthActions | null = null;
@@ -44,4 +46,12 @@ export function provideAuthActions(actions: AuthActions): void {
 export function getAuthActions(): AuthActions {
   if (!provided) throw new Error('Signing in is not available here: open Netnet through its shell.');
   return provided;
+}
+
+/**
+ * Called when a visitor starts on a sign-up or sign-in form (focus, input): the shell loads the
+ * sign-in service then rather than on every visitor's first page. Does nothing without a shell.
+ */
+export function prepareAuth(): void {
+  provided?.prepare?.();
 }

@@ -1,4 +1,5 @@
 import { useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { prepareAuth } from '@netnet/shared';
 import { FormAlert } from './FormAlert';
 import { SubmitButton } from './SubmitButton';
 import { TextField } from './TextField';
@@ -89,6 +90,9 @@ export function CredentialsForm({
       {alert && <FormAlert>{alert}</FormAlert>}
       <form
         className={`${styles.form} ${styles[layout]}`}
+        // The sign-in service loads when the visitor starts here, not on every visitor's page.
+        onFocus={prepareAuth}
+        onInput={prepareAuth}
         onSubmit={handleSubmit}
         noValidate
         aria-labelledby={labelledBy}

@@ -27,6 +27,17 @@ describe('/ sign-up', () => {
     expect(within(form).getByRole('button', { name: 'Get Started' })).toBeEnabled();
   });
 
+  it('asks the shell for the sign-in service once the visitor starts on the form, not before', async () => {
+    const prepare = jest.fn();
+    fakeAuthActions({ prepare });
+    const { user } = renderPages('/');
+
+    expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(prepare).not.toHaveBeenCalled();
+    await user.click(email());
+    expect(prepare).toHaveBeenCalled();
+  });
+
   it('shows errors from the first blur of each field, wired to it', async () => {
     fakeAuthActions();
     const { user } = renderPages('/');

@@ -1,5 +1,5 @@
 import { getDefaultStore } from 'jotai';
-import { authAtom, getAuthActions, type AuthState } from '@netnet/shared';
+import { authAtom, getAuthActions, prepareAuth, type AuthState } from '@netnet/shared';
 import { startAuth } from './startAuth';
 
 const mockListeners: ((state: AuthState) => void)[] = [];
@@ -34,16 +34,25 @@ const clearHint = () => (document.cookie = 'netnet-member=; Path=/; Max-Age=0');
 
 beforeEach(() => {
   mockFirebaseLoads = true;
+  mockFirebaseAuth.initialise.mockClear();
   mockListeners.length = 0;
   localStorage.clear();
   clearHint();
   store.set(authAtom, { status: 'loading' });
 });
 
-it('shows visitors the public pages at once and still follows Firebase when it arrives', async () => {
-  const stop = startAuth(config);
+it('shows visitors the public pages at once and loads Firebase only once they start to sign up or sign in', async () => {
+  // Whatever the browser's idle time brings, a visitor who only looks loads no Firebase.
+  const stop = startAuth(config, (run) => run());
   expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
+  await settle();
+  expect(mockFirebaseAuth.initialise).not.toHaveBeenCalled();
+  expect(mockListeners).toHaveLength(0);
+
+  prepareAuth();
+  prepareAuth(); // every focus and keystroke says so; Firebase is watched once
   await waitForListener();
+  expect(mockFirebaseAuth.initialise).toHaveBeenCalledTimes(1);
   mockListeners[0]!(member);
   expect(store.get(authAtom)).toEqual(member);
   // The hint the shell's server reads: the uid only, never the email.
@@ -80,6 +89,7 @@ it('treats an unreadable hint as a visitor at once, without a spinner, and Fireb
   startAuth(config);
   expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
   expect(localStorage.getItem('netnet:member')).toBeNull();
+  prepareAuth();
   await waitForListener();
   mockListeners[0]!(member);
   expect(store.get(authAtom)).toEqual(member);
@@ -94,9 +104,12 @@ it('starts from the member a server-rendered page was rendered for, whatever the
   expect(store.get(authAtom)).toEqual({ status: 'anonymous' });
 });
 
-it('provides the sign-in actions to the remotes', async () => {
-  startAuth(config);
+it('provides the sign-in actions to the remotes, and a member signed in through them reaches the frame', async () => {
+  startAuth(config, () => {});
   await expect(getAuthActions().signIn('a@example.com', 'secret1')).resolves.toBeNull();
+  await waitForListener();
+  mockListeners[0]!(member);
+  expect(store.get(authAtom)).toEqual(member);
 });
 
 describe('when the sign-in service cannot load', () => {
@@ -126,6 +139,9 @@ describe('when the sign-in service cannot load', () => {
 async function waitFor(done: () => boolean) {
   for (let i = 0; i < 50 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
 }
+
+/** Long enough for an import() and its idle callbacks to have run, had anything started one. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 async function waitForListener() {
   for (let i = 0; i < 50 && mockListeners.length === 0; i++) await new Promise((r) => setTimeout(r, 20));

@@ -6,8 +6,9 @@ import { clearedCookie, idCookie, isId, MEMBER_COOKIE, readIdCookie } from '../r
 type FirebaseAuth = typeof import('./firebaseAuth');
 
 // A hint, not a credential: who was signed in on this browser last time. Pages render at once
-// from it, and Firebase (the heaviest chunk) loads when the browser is idle instead of holding up
-// the first page; when it arrives it has the last word. Member pages hold only public catalogue
+// from it, and for a returning member Firebase (the heaviest chunk) loads once the first page had
+// its head start instead of holding it up; when it arrives it has the last word. A visitor's
+// browser loads it only when they start to sign up or sign in (docs/architecture.md#auth). Member pages hold only public catalogue
 // data and this device's own list, so a stale hint shows nothing that is not already here.
 // It is a first-party cookie (the uid), so the shell's server renders members' pages from it too
 // (rollout/cookies.ts); the shell's first versions kept it in localStorage, which it moves from.
@@ -60,16 +61,13 @@ export function startAuth(
       return auth;
     }));
 
-  provideAuthActions({
-    signUp: (email, password) => load().then((auth) => auth.signUp(email, password), unavailable),
-    signIn: (email, password) => load().then((auth) => auth.signIn(email, password), unavailable),
-    signOut: () => load().then((auth) => auth.signOut()),
-  });
-
   let unsubscribe = () => {};
   let stopped = false;
-  const watch = () =>
-    load().then(
+  let watching = false;
+  const watch = () => {
+    if (watching) return;
+    watching = true;
+    void load().then(
       (auth) => {
         if (stopped) return;
         unsubscribe = auth.watch((state) => {
@@ -82,10 +80,23 @@ export function startAuth(
         store.set(authAtom, { status: 'anonymous' });
       },
     );
+  };
+
+  // Every action also watches: a member signed in here must reach the auth atom.
+  const withAuth = <T,>(act: (auth: FirebaseAuth) => Promise<T>, onFailure?: () => never) => {
+    watch();
+    return load().then(act, onFailure);
+  };
+  provideAuthActions({
+    signUp: (email, password) => withAuth((auth) => auth.signUp(email, password), unavailable),
+    signIn: (email, password) => withAuth((auth) => auth.signIn(email, password), unavailable),
+    signOut: () => withAuth((auth) => auth.signOut()),
+    prepare: watch,
+  });
 
   const remembered = renderedFor === undefined ? readHint() : renderedFor && { uid: renderedFor, email: null };
   store.set(authAtom, remembered ? { status: 'authenticated', member: remembered } : { status: 'anonymous' });
-  later(() => void watch());
+  if (remembered) later(watch);
   return () => {
     stopped = true;
     unsubscribe();
