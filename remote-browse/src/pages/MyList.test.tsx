@@ -18,6 +18,16 @@ describe('My list page', () => {
     expect(screen.getByRole('link', { name: 'Find movies' })).toHaveAttribute('href', '/movies');
   });
 
+  it('shows how titles get here at once, before the list is read, and the list below it', async () => {
+    renderMyList(newMemberId());
+    // The list is read from the browser's storage; what the member reads first does not wait for it.
+    const hint = screen.getByText(/button on its page/);
+    expect(screen.getByRole('status', { name: 'Loading My list' })).toBeInTheDocument();
+    const empty = await screen.findByText('Your list is empty.');
+    expect(hint).toBeInTheDocument();
+    expect(hint.compareDocumentPosition(empty) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('shows the saved titles newest first, each linking to its page by type', async () => {
     const uid = newMemberId();
     await save(uid, { id: 11, type: 'movie', name: 'Oldest Movie', poster: '/a.jpg' }, 1000);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { LIST_FAILED, Spinner, useSavedTitles, type SavedTitle } from '@netnet/shared';
-import { EmptyList } from '../myList/EmptyList';
+import { EmptyList, ListHint } from '../myList/EmptyList';
 import { SavedTitleCard } from '../myList/SavedTitleCard';
 import styles from '../myList/MyList.module.scss';
 
@@ -45,6 +45,7 @@ export default function MyList() {
       <h1 className={styles.heading} ref={headingRef} tabIndex={-1}>
         My list
       </h1>
+      <ListHint />
       {failure && (
         <p role="alert" className={styles.failure}>
           {failure}

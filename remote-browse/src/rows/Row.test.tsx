@@ -39,9 +39,21 @@ describe('Row', () => {
     expect(links.map((link) => link.getAttribute('href'))).toEqual(['/title/101', '/title/102']);
     const image = within(links[0]!).getByRole('img', { name: 'Fast Thing' });
     expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveAttribute('fetchpriority', 'low');
     expect(image.getAttribute('src')).toMatch(/\/t\/p\/w\d+\/fast\.jpg$/);
     expect(within(region()).getAllByRole('listitem')).toHaveLength(2);
     expect(within(region()).queryAllByTestId('poster-skeleton')).toHaveLength(0);
+  });
+
+  it('loads the posters on screen as the page opens first, and the rest lazily after them', async () => {
+    const titles = Array.from({ length: 6 }, (_, i) => ({ id: 200 + i, title: `Title ${i}`, poster_path: `/p${i}.jpg` }));
+    fakeCatalogue({ 'discover/movie?with_genres=28': page(titles) });
+    renderPage(<Row row={{ id: 28, title: 'Action movies', type: 'movie' }} first />);
+
+    const images = await screen.findAllByRole('img');
+    expect(images.map((image) => image.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(images[0]).not.toHaveAttribute('fetchpriority', 'low');
+    expect(images[4]).toHaveAttribute('fetchpriority', 'low');
   });
 
   it('links series posters to /tv/{id}', async () => {

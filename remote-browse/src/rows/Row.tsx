@@ -6,7 +6,10 @@ import { RowSkeleton } from './RowSkeleton';
 import styles from './Row.module.scss';
 
 /** One genre carousel (docs/product.md#genre-rows): discover/{type}?with_genres={id}, posters to their pages. */
-export function Row({ row }: { row: RowDefinition }) {
+/** A phone shows about four posters of a row; the first row is on screen as the page opens. */
+const POSTERS_ON_SCREEN = 4;
+
+export function Row({ row, first = false }: { row: RowDefinition; first?: boolean }) {
   const headingId = useId();
   const titles = useCatalogue(catalogue.discover(row.type, row.id));
 
@@ -17,7 +20,7 @@ export function Row({ row }: { row: RowDefinition }) {
       </h2>
       {titles.status === 'loading' && <RowSkeleton label={`Loading ${row.title}`} />}
       {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.failed} describedBy={headingId} />}
-      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} />}
+      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} onScreen={first ? POSTERS_ON_SCREEN : 0} />}
     </section>
   );
 }

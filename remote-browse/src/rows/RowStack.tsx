@@ -6,8 +6,8 @@ import styles from './Row.module.scss';
 export function RowStack({ rows }: { rows: readonly RowDefinition[] }) {
   return (
     <div className={styles.stack}>
-      {rows.map((row) => (
-        <Row key={`${row.type}-${row.id}`} row={row} />
+      {rows.map((row, index) => (
+        <Row key={`${row.type}-${row.id}`} row={row} first={index === 0} />
       ))}
     </div>
   );

@@ -1,5 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { HomeTrailer } from './HomeTrailer';
 import { fakeMediaPlayback, setTabHidden } from '../testing/fakeMedia';
 
@@ -26,6 +28,26 @@ describe('HomeTrailer', () => {
     expect(v).toHaveAttribute('preload', 'metadata');
     expect(v).toHaveAttribute('src', expect.stringContaining('test-file-stub'));
     expect(v).toHaveAttribute('poster', expect.stringContaining('test-file-stub'));
+  });
+
+  it('leaves the clip out of the server’s page and starts it once the browser has taken the page over', async () => {
+    fakeMediaPlayback();
+    // The server's markup, parsed as the browser parses a page.
+    const page = new DOMParser().parseFromString(`<div>${renderToString(<HomeTrailer />)}</div>`, 'text/html');
+    const container = document.importNode(page.body.firstElementChild!, true) as HTMLElement;
+    const served = container.querySelector('video')!;
+    expect(served).not.toHaveAttribute('src');
+    expect(served).not.toHaveAttribute('autoplay');
+    expect(served).toHaveAttribute('preload', 'none');
+    // The poster is the first paint.
+    expect(served).toHaveAttribute('poster', expect.stringContaining('test-file-stub'));
+
+    document.body.append(container);
+    await act(async () => void hydrateRoot(container, <HomeTrailer />));
+    expect(video()).toHaveAttribute('src', expect.stringContaining('test-file-stub'));
+    expect(video().autoplay).toBe(true);
+    expect(video()).toHaveAttribute('preload', 'metadata');
+    container.remove();
   });
 
   it('turns the sound on and off, naming the button for what it will do', async () => {

@@ -1,10 +1,18 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import { Icon, icons } from '@netnet/shared';
 import trailerUrl from '../assets/home-trailer.mp4';
 import posterUrl from '../assets/home-trailer.jpg';
 import captionsUrl from '../assets/home-trailer.vtt';
 import { playQuietly, usePauseWhileHidden } from './usePauseWhileHidden';
 import styles from './HomeTrailer.module.scss';
+
+const noChanges = () => () => {};
+/**
+ * False in the server's HTML and while the browser takes it over, true from then on: the clip
+ * (the heaviest file of /browse) waits until the page answers the member, and the poster alone
+ * is the first paint (docs/architecture.md#server-rendering).
+ */
+const useTakenOver = () => useSyncExternalStore(noChanges, () => true, () => false);
 
 /**
  * The home screen's looping trailer (docs/product.md#home): muted by default with a sound toggle. It also has
@@ -16,6 +24,7 @@ export function HomeTrailer() {
   const [muted, setMuted] = useState(true);
   // Follows the element's own play/pause events, so the label is right even when autoplay is refused.
   const [playing, setPlaying] = useState(false);
+  const takenOver = useTakenOver();
   usePauseWhileHidden(videoRef);
 
   const togglePlaying = () => {
@@ -32,13 +41,13 @@ export function HomeTrailer() {
       <video
         ref={videoRef}
         className={styles.video}
-        src={trailerUrl}
+        src={takenOver ? trailerUrl : undefined}
         poster={posterUrl}
         playsInline
         muted={muted}
-        autoPlay
+        autoPlay={takenOver}
         loop
-        preload="metadata"
+        preload={takenOver ? 'metadata' : 'none'}
         aria-label="Netnet home trailer"
         onPlay={() => setPlaying(true)}
         onPause={() => setPlaying(false)}

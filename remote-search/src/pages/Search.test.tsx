@@ -112,7 +112,9 @@ describe('the search page', () => {
 
     const image = within(movie).getByRole('img', { name: 'The Silent Harbor' });
     expect(image).toHaveAttribute('src', 'http://catalogue.test/t/p/w500/harbor.svg');
-    expect(image).toHaveAttribute('loading', 'lazy');
+    // The first results are on screen as the page opens: they load first.
+    expect(image).toHaveAttribute('loading', 'eager');
+    expect(image).toHaveAttribute('fetchpriority', 'high');
     expect(image).toHaveAttribute('width', '500');
     expect(image).toHaveAttribute('height', '281');
     expect(within(movie).getByText('The Silent Harbor')).toBeVisible();
@@ -120,6 +122,19 @@ describe('the search page', () => {
     await user.click(series);
     expect(screen.getByRole('heading', { name: 'Series page' })).toBeInTheDocument();
     expect(address()).toBe('/tv/20');
+  });
+
+  it('loads the images on screen as the page opens first, the first row with priority, and the rest lazily', async () => {
+    const hits = Array.from({ length: 8 }, (_, i) =>
+      summary({ id: 100 + i, media_type: 'movie', title: `Harbor ${i}`, backdrop_path: `/h${i}.svg` }),
+    );
+    stubSearch(() => page(hits));
+    renderAt('/search?q=harbor');
+
+    await screen.findByRole('link', { name: 'Harbor 0' });
+    const images = hits.map((_, i) => screen.getByRole('img', { name: `Harbor ${i}` }));
+    expect(images.map((image) => image.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
+    expect(images.map((image) => image.getAttribute('fetchpriority'))).toEqual(['high', 'high', 'auto', 'auto', 'auto', 'auto', 'low', 'low']);
   });
 
   it("says 'Nada' when nothing comes back, or nothing that can be shown", async () => {

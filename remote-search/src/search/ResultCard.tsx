@@ -6,8 +6,11 @@ import styles from './ResultCard.module.scss';
 const KIND = { movie: 'Movie', tv: 'Series' } as const;
 const BACKDROP_WIDTHS = ['w342', 'w500', 'w780'] as const satisfies readonly ImageSize[];
 
+/** How a result's image loads: on screen as the page opens (`first` of them with priority) or lazily. */
+export type ImageLoading = 'first' | 'eager' | 'lazy';
+
 /** One result: its backdrop and name, leading to the title's page for its type. */
-export function ResultCard({ hit }: { hit: SearchHit }) {
+export function ResultCard({ hit, loading = 'lazy' }: { hit: SearchHit; loading?: ImageLoading }) {
   const metaId = useId();
   const meta = [KIND[hit.type], hit.year].filter(Boolean).join(' · ');
   return (
@@ -21,7 +24,8 @@ export function ResultCard({ hit }: { hit: SearchHit }) {
         alt={hit.name}
         width={500}
         height={281}
-        loading="lazy"
+        loading={loading === 'lazy' ? 'lazy' : 'eager'}
+        fetchPriority={loading === 'first' ? 'high' : loading === 'lazy' ? 'low' : 'auto'}
         decoding="async"
       />
       {/* The image's alt already names the link; the visible text repeats it for sighted members. */}

@@ -1,8 +1,14 @@
 import { useId } from 'react';
 import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
 import { searchHits } from './results';
-import { ResultCard } from './ResultCard';
+import { ResultCard, type ImageLoading } from './ResultCard';
 import styles from './SearchResults.module.scss';
+
+// A phone shows the first three rows of two results as the page opens; the first row is the
+// largest paint the member waits for.
+const ON_SCREEN = 6;
+const FIRST_ROW = 2;
+const loadingOf = (index: number): ImageLoading => (index < FIRST_ROW ? 'first' : index < ON_SCREEN ? 'eager' : 'lazy');
 
 /** The results for one query: 'Loading...', an error with Retry, 'Nada', or the grid. */
 export function SearchResults({ query }: { query: string }) {
@@ -39,9 +45,9 @@ export function SearchResults({ query }: { query: string }) {
             {hits.length === 1 ? '1 title found' : `${hits.length} titles found`}
           </p>
           <ul className={styles.grid}>
-            {hits.map((hit) => (
+            {hits.map((hit, index) => (
               <li key={`${hit.type}/${hit.id}`}>
-                <ResultCard hit={hit} />
+                <ResultCard hit={hit} loading={loadingOf(index)} />
               </li>
             ))}
           </ul>

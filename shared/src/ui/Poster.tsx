@@ -1,6 +1,5 @@
 import { Link } from '../router';
 import { imageUrl } from '../catalogue/images';
-import styles from './Poster.module.scss';
 
 interface PosterProps {
   /** The catalogue's poster_path (null when the title has none). */
@@ -8,7 +7,7 @@ interface PosterProps {
   name: string;
   /** Where the poster leads (a detail route); omit for a plain image. */
   to?: string;
-  /** Above-the-fold posters load eagerly; the rest lazily. */
+  /** Posters on screen from the start load eagerly; the rest lazily, and after everything else. */
   eager?: boolean;
 }
 
@@ -17,24 +16,27 @@ export function Poster({ path, name, to, eager = false }: PosterProps) {
   const src = imageUrl(path, 'w185');
   const picture = src ? (
     <img
-      className={styles.image}
+      className="nn-poster-image"
       src={src}
       alt={name}
       width={96}
       height={144}
       loading={eager ? 'eager' : 'lazy'}
+      // A lazy poster near the screen still loads while the page starts: it waits behind the
+      // page's own code and its first paint.
+      fetchPriority={eager ? 'auto' : 'low'}
       decoding="async"
     />
   ) : (
-    <span className={styles.missing} role="img" aria-label={name}>
+    <span className="nn-poster-missing" role="img" aria-label={name}>
       {name}
     </span>
   );
   return to ? (
-    <Link className={styles.poster} to={to} title={name}>
+    <Link className="nn-poster" to={to} title={name}>
       {picture}
     </Link>
   ) : (
-    <span className={styles.poster}>{picture}</span>
+    <span className="nn-poster">{picture}</span>
   );
 }
