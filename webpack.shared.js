@@ -24,6 +24,11 @@ const SINGLETONS = {
   jotai: 'jotai',
 };
 
+// React Router publishes its production build beside the development one but points every
+// export condition at the development one (warnings, invariant texts). The browser and server
+// builds take the production build: the same components, a third less to download.
+const REACT_ROUTER_PRODUCTION = path.join(path.dirname(require.resolve('react-router/package.json')), 'dist/production/index.mjs');
+
 function sharedSingletons() {
   const shared = {};
   for (const [request, pkg] of Object.entries(SINGLETONS)) {
@@ -76,7 +81,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
         assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
         clean: providesRuntime ? { keep: new RegExp(`^${RUNTIME_SCRIPT}`) } : true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+      resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'], alias: production ? { 'react-router$': REACT_ROUTER_PRODUCTION } : {} },
       module: { rules: moduleRules({ name, production }) },
       plugins: [
         new ModuleFederationPlugin({
@@ -93,7 +98,8 @@ function createConfig({ dir, runtimePlugins = [] }) {
           // production remote uses it (≈ 15 KB gzip less per remote). Dev servers keep their own.
           experiments: {
             ...(isHost ? {} : { externalRuntime: production }),
-            optimization: { target: 'web' },
+            // A remote loads no remotes of its own: its container leaves out that handler.
+            optimization: { target: 'web', ...(isHost ? {} : { disableRemote: true }) },
           },
         }),
         new HtmlWebpackPlugin({
@@ -126,7 +132,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
             )
           : []),
       ].filter(Boolean),
-      optimization: { moduleIds: production ? 'deterministic' : 'named' },
+      optimization: { moduleIds: production ? 'deterministic' : 'named', splitChunks: production ? splitChunks(isHost) : undefined },
       // A rebuild (a release of a remote already built, the next npm start) reuses parsed modules
       // and minified chunks; the toolchain files below (and what they require) invalidate it.
       cache: {
@@ -163,6 +169,21 @@ function createConfig({ dir, runtimePlugins = [] }) {
     if (!production) return config;
     if (isHost) return [config, shellServerBuild(dir)];
     return [config, runtimeProvider(dir, app), serverBuild(dir, app, exposes)];
+  };
+}
+
+/**
+ * How a browser build splits its files. A package module reached from two places (a singleton's
+ * own chunk and the fallback another package consumes it through, such as react-dom from
+ * react-dom/client) gets one chunk of its own however small, so the page never downloads it twice.
+ * The shell's style sheets are one file, the frame's: shared's tokens and atoms, then the shell's own.
+ */
+function splitChunks(isHost) {
+  return {
+    cacheGroups: {
+      packagesOnce: { test: /[\\/]node_modules[\\/]/, chunks: 'async', minChunks: 2, minSize: 0, priority: -5, reuseExistingChunk: true },
+      ...(isHost ? { frame: { type: 'css/mini-extract', name: 'frame', chunks: 'all', enforce: true } } : {}),
+    },
   };
 }
 
@@ -243,7 +264,7 @@ function nodeBuild({ dir, name, after, classPrefix, target, entry, output, plugi
       clean: true,
       ...output,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'], alias: { 'react-router$': REACT_ROUTER_PRODUCTION } },
     module: { rules: moduleRules({ name: classPrefix, production: true, server: true }) },
     plugins,
     optimization: { minimize: false, moduleIds: 'deterministic' },

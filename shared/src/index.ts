@@ -1,6 +1,6 @@
 // The public face of `shared`: the contract between the Netnet teams. It ships whole to every
-// page as a singleton, so only what every area needs belongs here.
-import './styles/tokens.scss';
+// page as a singleton, so only what every area needs belongs here. Its style sheet is an entry of
+// its own (`@netnet/shared/styles`), which the shell links once for the whole page.
 
 export * from './types';
 export * from './pages';

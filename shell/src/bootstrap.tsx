@@ -1,3 +1,5 @@
+// First in the frame's style sheet: the tokens and shared's atoms, which the shell's own rules follow.
+import '@netnet/shared/styles';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { boot } from './boot/boot';

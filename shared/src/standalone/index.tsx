@@ -2,6 +2,8 @@
 // same runtime config, router and atoms as in the shell, without the shell. A separate entry point
 // of shared (`@netnet/shared/standalone`), so none of it ships in the runtime singleton; it reaches
 // the contract through '@netnet/shared' like any remote, so it shares the singleton's state.
+// Without the shell, the page links shared's style sheet itself.
+import '../styles/index.scss';
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getDefaultStore } from 'jotai';

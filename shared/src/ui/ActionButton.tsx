@@ -1,5 +1,4 @@
 import { useId, type ReactNode } from 'react';
-import styles from './ActionButton.module.scss';
 
 interface ActionButtonProps {
   label: string;
@@ -22,7 +21,7 @@ export function ActionButton({ label, icon, onClick, pressed, unavailable, note,
     <>
       <button
         type="button"
-        className={styles.button}
+        className="nn-action-button"
         aria-pressed={pressed}
         aria-disabled={unavailable}
         aria-describedby={note ? noteId : undefined}
@@ -31,7 +30,7 @@ export function ActionButton({ label, icon, onClick, pressed, unavailable, note,
         onClick={onClick}
       >
         {icon}
-        <span className={styles.caption}>{label}</span>
+        <span className="nn-action-caption">{label}</span>
       </button>
       {note && (
         <span id={noteId} className="nn-visually-hidden">

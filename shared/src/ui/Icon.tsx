@@ -1,5 +1,3 @@
-import styles from './Icon.module.scss';
-
 // The icons more than one app draws, as paths on the 24×24 grid of `Icon`. An icon only one app
 // draws stays with that app, in the same frame. Inline paths cost no request and no icon font.
 export const icons = {
@@ -26,7 +24,7 @@ interface IconProps {
 
 /** The one frame every icon is drawn in. Decorative: the control around it carries the name. */
 export function Icon({ d, line = false, filled = false, className }: IconProps) {
-  const look = [styles.icon, line && styles.line, filled && styles.filled, className].filter(Boolean).join(' ');
+  const look = ['nn-icon', line && 'nn-icon-line', filled && 'nn-icon-filled', className].filter(Boolean).join(' ');
   return (
     <svg className={look} width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path d={d} />

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import styles from './LoadError.module.scss';
 
 interface LoadErrorProps {
   /** Asks again. */
@@ -19,17 +18,17 @@ interface LoadErrorProps {
 /** The one 'Something went wrong' with a Retry, for anything that could not be loaded. */
 export function LoadError({ onRetry, message = 'Something went wrong', detail, alert = false, describedBy, className }: LoadErrorProps) {
   return (
-    <div className={className ? `${styles.error} ${className}` : styles.error} role={alert ? 'alert' : undefined}>
-      <p className={styles.message}>
+    <div className={className ? `nn-load-error ${className}` : 'nn-load-error'} role={alert ? 'alert' : undefined}>
+      <p className="nn-load-error-message">
         {detail ? (
           <>
-            <strong className={styles.problem}>{message}</strong> {detail}
+            <strong className="nn-load-error-problem">{message}</strong> {detail}
           </>
         ) : (
           message
         )}
       </p>
-      <button type="button" className={styles.retry} onClick={onRetry} aria-describedby={describedBy}>
+      <button type="button" className="nn-load-error-retry" onClick={onRetry} aria-describedby={describedBy}>
         Retry
       </button>
     </div>

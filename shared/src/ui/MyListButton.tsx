@@ -3,7 +3,6 @@ import { useSavedTitle } from '../store';
 import { ActionButton } from './ActionButton';
 import { Icon } from './Icon';
 import { Notice } from './Notice';
-import styles from './MyListButton.module.scss';
 
 export interface MyListButtonProps {
   id: number;
@@ -22,7 +21,7 @@ const CHECK = 'M4 12.5l5 5L20 6.5';
 export function MyListButton({ id, type, name, poster }: MyListButtonProps) {
   const { saved, status, busy, error, note, toggle } = useSavedTitle({ id, type, name, poster });
   return (
-    <span className={styles.wrap}>
+    <span className="nn-my-list">
       <ActionButton
         label="My list"
         icon={<Icon d={saved ? CHECK : PLUS} line />}

@@ -1,5 +1,3 @@
-import styles from './Skeleton.module.scss';
-
 interface SkeletonProps {
   width?: number | string;
   height?: number | string;
@@ -8,5 +6,5 @@ interface SkeletonProps {
 
 /** A grey placeholder shape shown while content loads; hidden from assistive technology. */
 export function Skeleton({ width, height, className }: SkeletonProps) {
-  return <span aria-hidden="true" className={`${styles.skeleton} ${className ?? ''}`} style={{ width, height }} />;
+  return <span aria-hidden="true" className={`nn-skeleton ${className ?? ''}`} style={{ width, height }} />;
 }

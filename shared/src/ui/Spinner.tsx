@@ -1,5 +1,3 @@
-import styles from './Spinner.module.scss';
-
 interface SpinnerProps {
   /** What is loading, for screen readers. */
   label?: string;
@@ -9,6 +7,6 @@ interface SpinnerProps {
 }
 
 export function Spinner({ label = 'Loading', centered = false, size = 'large' }: SpinnerProps) {
-  const spinner = <span className={`${styles.spinner} ${styles[size]}`} role="status" aria-label={label} />;
-  return centered ? <div className={styles.centered}>{spinner}</div> : spinner;
+  const spinner = <span className={`nn-spinner nn-spinner-${size}`} role="status" aria-label={label} />;
+  return centered ? <div className="nn-spinner-centered">{spinner}</div> : spinner;
 }
