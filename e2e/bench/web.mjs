@@ -65,7 +65,7 @@ function pagesToMeasure(titleName) {
       member: true,
       probe: { kind: 'heading', text: titleName },
       check: (page) => main(page).getByRole('heading', { level: 1, name: titleName, exact: true }),
-      click: (page) => main(page).getByRole('button', { name: 'Play', exact: true }),
+      click: (page) => main(page).getByRole('button', { name: 'Download', exact: true }),
     },
     // remote-search reads the query from ?q= (remote-search/src/pages/Search.tsx).
     {
