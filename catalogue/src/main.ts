@@ -1,8 +1,10 @@
 // Entry point: reads the environment, starts the service, prints one ready line, stops cleanly.
-//   PORT | NETNET_CATALOGUE_PORT (7070), HOST (all interfaces), CATALOGUE_SIZE (3000), CATALOGUE_SEED,
+//   PORT | NETNET_CATALOGUE_PORT (7070), HOST (127.0.0.1: this machine only), CATALOGUE_SIZE (3000), CATALOGUE_SEED,
 //   CATALOGUE_TODAY (YYYY-MM-DD), TMDB_API_KEY (proxy mode), TMDB_UPSTREAM, TMDB_IMAGE_UPSTREAM,
 //   NETNET_CATALOGUE_PUBLIC_URL, NETNET_CATALOGUE_HOSTS and NETNET_ALLOWED_ORIGINS (comma-separated),
-//   TMDB_CLIENT_BURST and TMDB_CLIENT_PER_SECOND (proxy mode's per-client limit).
+//   TMDB_CLIENT_BURST and TMDB_CLIENT_PER_SECOND (proxy mode's per-client limit),
+//   NETNET_CONNECTIONS_PER_CLIENT (64; raise it behind a proxy, which connects for everyone).
+import { CONNECTION_LIMITS } from './connections';
 import { parseList } from './cors';
 import { DEFAULT_CLIENT_RATE_LIMIT } from './proxy';
 import { createCatalogueServer, DEFAULT_SIZE } from './server';
@@ -37,13 +39,15 @@ function main(): void {
       perSecond: positiveIntFromEnv('TMDB_CLIENT_PER_SECOND', DEFAULT_CLIENT_RATE_LIMIT.perSecond),
     },
     allowedOrigins: parseList(env.NETNET_ALLOWED_ORIGINS),
+    connectionLimits: { connectionsPerClient: positiveIntFromEnv('NETNET_CONNECTIONS_PER_CLIENT', CONNECTION_LIMITS.connectionsPerClient) },
   });
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     console.error(`catalogue could not start: ${error.code === 'EADDRINUSE' ? `port ${port} is in use` : error.message}`);
     process.exit(1);
   });
-  server.listen(port, env.HOST || undefined, () => {
+  // Loopback unless HOST says otherwise, like the site's other servers (scripts/serve.mjs).
+  server.listen(port, env.HOST || '127.0.0.1', () => {
     const address = server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     // Since the process started, so it counts Node's own boot and module loading too.

@@ -2,6 +2,7 @@
 // /t/p/, the demo clip under /media/ — from generated data, or from TMDB through the proxy.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { CONNECTION_LIMITS, limitConnections, serverTimeouts, type ConnectionLimits } from './connections';
 import { applyCors, originPolicy } from './cors';
 import { generateCatalogue } from './data/generate';
 import { prepareSearch } from './data/search';
@@ -45,6 +46,8 @@ export interface CatalogueServerOptions {
   proxyCacheMaxEntries?: number;
   /** Proxy mode: upstream fetches each client (by address) may start. */
   clientRateLimit?: RateLimit;
+  /** Connection limits and deadlines (connections.ts); CONNECTION_LIMITS by default. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Injectable for tests (proxy mode). */
   fetch?: typeof fetch;
   log?: (message: string) => void;
@@ -163,7 +166,10 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
     throw new HttpError(errors.notFound);
   }
 
-  const server = createServer((req, res) => {
+  const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
+  const server = createServer(serverTimeouts(limits), (req, res) => {
+    // Closed for pipelining past the limit (connections.ts): nothing to answer.
+    if (req.socket.destroyed) return;
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) {
         sendError(req, res, error.tmdb);
@@ -175,6 +181,7 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       else res.destroy();
     });
   }) as CatalogueServer;
+  limitConnections(server, limits);
 
   if (catalogue) {
     // Secondary indexes are lazy so start-up stays fast; build them right after listening so
