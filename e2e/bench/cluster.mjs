@@ -16,6 +16,7 @@ import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
+import { getFrom } from '../support/loopbackClients.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { site, SITE } from './site.mjs';
 
@@ -110,20 +111,21 @@ async function renders({ duration, connections }) {
   };
 }
 
-/** A steady load of GETs (a visitor's / and a member's title page in turn) while `during` runs. */
+/**
+ * A steady load of GETs (a visitor's / and a member's title page in turn) from 50 clients, each
+ * from a loopback address of its own, while `during` runs.
+ */
 async function steadyGets({ rate, seconds }, during) {
   const statuses = new Map();
   const load = steadyLoad({
     rate,
     duration: seconds,
     send: async (i) => {
-      const started = performance.now();
       const [path, cookie] = i % 2 ? ['/title/604', MEMBER_COOKIE] : ['/', DEVICE_COOKIE];
-      const response = await fetch(`${SITE}${path}`, { headers: { cookie, 'accept-encoding': 'br, gzip' }, signal: AbortSignal.timeout(15_000) });
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      if (response.status !== 200) throw new Error(`status ${response.status}`);
-      return performance.now() - started;
+      const { status, ms } = await getFrom(SITE, path, { client: i % 50, headers: { cookie, 'accept-encoding': 'br, gzip' } });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status !== 200) throw new Error(`status ${status}`);
+      return ms;
     },
   });
   await during();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, asVisitor } from '../support/memberSession';
 import { newMemberDetails } from '../support/members';
+import { getFrom } from '../support/loopbackClients.mjs';
 import { originOf, siteUrl } from '../support/site';
 
 // The whole site through its front door (docs/deploy.md): nginx in front of two shell instances
@@ -26,7 +27,7 @@ async function allReady(): Promise<ClusterState> {
   return clusterState();
 }
 
-/** GETs of `path` at `rate` a second for `seconds`, each sent on time, while `during()` runs. */
+/** GETs of `path` at `rate` a second for `seconds` from 40 clients, each sent on time, while `during()` runs. */
 async function underLoad(path: string, rate: number, seconds: number, during: () => Promise<void>) {
   const failures: string[] = [];
   const sent: Promise<void>[] = [];
@@ -36,11 +37,8 @@ async function underLoad(path: string, rate: number, seconds: number, during: ()
       const wait = started + (i * 1000) / rate - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       sent.push(
-        fetch(`${siteUrl}${path}`, { headers: { Cookie: 'netnet-device=cluster-spec-device' }, signal: AbortSignal.timeout(15_000) }).then(
-          async (response) => {
-            await response.arrayBuffer();
-            if (response.status !== 200) failures.push(`${path}: ${response.status}`);
-          },
+        getFrom(siteUrl, path, { client: i % 40, headers: { Cookie: `netnet-device=cluster-spec-${i % 40}` } }).then(
+          ({ status }) => void (status !== 200 && failures.push(`${path}: ${status}`)),
           (error: Error) => void failures.push(`${path}: ${error.message}`),
         ),
       );

@@ -8,7 +8,7 @@
 //   Ctrl-C             stops everything it started
 //
 // Who runs where is written to .cluster/state.json (pids, ports, states) for the tests and benchmarks.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from '../build.mjs';
@@ -52,8 +52,11 @@ async function main() {
   if (usesEmulator) startAuthEmulator();
 
   let nginxPid = null;
-  const writeState = () =>
-    writeFileSync(stateFile, `${JSON.stringify({ pid: process.pid, nginx: nginxPid, ...instances.snapshot() }, null, 2)}\n`);
+  // Written beside and renamed over, so a reader never finds it half written.
+  const writeState = () => {
+    writeFileSync(`${stateFile}.next`, `${JSON.stringify({ pid: process.pid, nginx: nginxPid, ...instances.snapshot() }, null, 2)}\n`);
+    renameSync(`${stateFile}.next`, stateFile);
+  };
   const instances = superviseInstances({
     ports,
     // nginx 1.22 cannot relay a 103: the hints go on the page's response; and the client of a

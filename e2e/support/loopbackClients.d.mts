@@ -1,0 +1,5 @@
+export function getFrom(
+  origin: string,
+  path: string,
+  options: { client: number; headers?: Record<string, string>; timeoutMs?: number },
+): Promise<{ status: number; ms: number }>;
