@@ -1,4 +1,4 @@
-import { useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { prepareAuth } from '@netnet/shared';
 import { FormAlert } from './FormAlert';
 import { SubmitButton } from './SubmitButton';
@@ -53,6 +53,13 @@ export function CredentialsForm({
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const runs = useFormRuns();
+
+  // What the member typed into the server's form before the browser took it over is theirs: the
+  // form starts from it rather than wiping it on its first render.
+  useLayoutEffect(() => {
+    const typed = { email: emailRef.current?.value ?? '', password: passwordRef.current?.value ?? '' };
+    setValues((v) => (typed.email === v.email && typed.password === v.password ? v : typed));
+  }, []);
 
   const errors = validateCredentials(values);
   const shown = (field: keyof Credentials) => (touched[field] ? errors[field] : undefined);
