@@ -55,7 +55,7 @@ function failureReason({ failure: test, canary, stable, windowMinutes }) {
 
 function referenceReason({ reference: test, failure, canary, stable, windowMinutes }) {
   const { canary: c } = failure;
-  const skipped = test.skipped ? `; ${test.skipped} min of a stable incident left out` : '';
+  const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +
     `against stable ${stable}'s ${(100 * test.rate).toFixed(2)}% over the last ${windowMinutes} min; ` +
@@ -125,10 +125,9 @@ export function assess(figures, rollout, options = {}) {
     const stableSeries = figures.series(remote, plan.stable, 'stable');
     const minutes = strata(canarySeries, stableSeries);
     const failure = failureTest(minutes, options.failure);
-    // Whole minutes only: in the first seconds of an incident the stable may not have failed yet
-    // where the canary has, and the minute would not be seen as the incident it is.
-    const whole = minutes.filter(({ minute }) => minute < minuteOf(now));
-    const reference = referenceTest(whole, stableSeries?.totals ?? { sessions: 0, failures: 0 }, options.reference);
+    // The minute not yet over is judged more warily: in the first seconds of an incident the
+    // stable may not have failed yet where the canary has.
+    const reference = referenceTest(minutes, stableSeries?.totals ?? { sessions: 0, failures: 0 }, { ...options.reference, current: minuteOf(now) });
     const lcp = lcpTest(
       { canary: canarySeries?.totals.lcp ?? emptyHistogram(), stable: stableSeries?.totals.lcp ?? emptyHistogram() },
       options.lcp,

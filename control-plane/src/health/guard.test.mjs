@@ -71,10 +71,39 @@ describe('decide', () => {
     assert.equal(decision.failure.verdict, 'healthy');
   });
 
-  it('waits for its minimum of sessions, however bad the first ones', () => {
-    const [decision] = decide(figuresOf({ minutes: 1, canary: 15, canaryFailures: 15, stable: 15 }), rolloutWith({ version: '1.4.0', percent: 50 }));
+  it('waits below its floor, however bad the first sessions: fewer than 20 of them and fewer than 8 failed', () => {
+    const [decision] = decide(figuresOf({ minutes: 1, canary: 15, canaryFailures: 7, stable: 15 }), rolloutWith({ version: '1.4.0', percent: 50 }));
     assert.equal(decision.action, 'wait');
     assert.match(decision.reason, /too few canary sessions yet \(15\)/);
+  });
+
+  describe('a 50 % canary whose first sessions all fall back, its stable healthy for 10 minutes before', () => {
+    const started = T0 + 10 * MINUTE_MS;
+    const lookedAt = { now: started + 30_000 }; // the canary's first minute is not over yet
+    const rollout = rolloutWith({ version: '1.4.0', percent: 50 });
+    const withFirst = (sessions, stableFailures = 0) => {
+      const figures = figuresOf({ minutes: 10, canary: 0, stable: 100 });
+      return figuresOf({ figures, start: started, minutes: 1, canary: sessions, canaryFailures: sessions, stable: sessions, stableFailures });
+    };
+
+    it('waits after 7 of them', () => {
+      const [decision] = decide(withFirst(7), rollout, lookedAt);
+      assert.equal(decision.action, 'wait');
+      assert.match(decision.reason, /too few canary sessions yet \(7\)/);
+    });
+
+    it('is rolled back at the first look after the 8th, without waiting for the minute to end', () => {
+      const [decision] = decide(withFirst(8), rollout, lookedAt);
+      assert.equal(decision.action, 'rollback');
+      assert.equal(decision.why, 'failure-reference');
+      assert.match(decision.reason, /^failure rate: canary 1\.4\.0 failed 8 of 8 sessions \(100\.00%\) against stable 1\.3\.0's 0\.10% over the last 60 min; SPRT log-likelihood ratio 14\.33 ≥ 4\.96/);
+    });
+
+    it('is not blamed when its stable fails with it in the same minute: an outage', () => {
+      const [decision] = decide(withFirst(8, 5), rollout, lookedAt);
+      assert.equal(decision.action, 'wait');
+      assert.equal(decision.reference.skipped, 1);
+    });
   });
 
   it('rolls back a canary whose every load falls back after a few tens of visitors', () => {

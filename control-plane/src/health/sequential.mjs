@@ -19,10 +19,7 @@
 // minutes): as minutes leave it the test goes on from newer data, so for a canary that lives
 // through many windows the bound holds per window rather than once for its whole life.
 // k = 6 sits between the regressions that matter: in simulation it catches a canary failing ×10
-// nearly as soon as k = 10 would, and one failing ×3 sooner. The minimum of canary sessions
-// keeps a decision off a handful of reports (a member reloading one broken page); it is low (20)
-// because a canary whose page chunk is missing fails on every load and must be rolled back after
-// tens of visitors, not hundreds.
+// nearly as soon as k = 10 would, and one failing ×3 sooner.
 //
 // What this costs is power at a large share: by its 200th session a canary at 50 % has been
 // compared with 200 stable sessions (about one failure at 0.5 %), too little to tell 5 % from
@@ -32,12 +29,32 @@
 // the stable's rate over the whole window (every minute of it, before the canary started too),
 // H1 at k times that rate. It knows the stable's rate from far more sessions than the canary's
 // own minutes hold. What it cannot do by itself is tell a canary's fault from an incident that
-// fails every release at once, so a minute in which the stable itself failed far more often than
-// its window rate (Poisson tail below `incident`) is left out of it: that minute is judged by the
-// same-minute test alone, which an incident cannot fool; and only whole minutes count, since in the
-// first seconds of an incident the stable may not have failed yet. The rate is estimated, so Ville's bound
-// is no longer exact; the two tests share the error budget (α 0.003 + 0.007) and the simulation
-// (control-plane/src/health/simulate.mjs) measures what they do together.
+// fails every release at once, so some minutes are left out of it and judged by the same-minute
+// test alone, which an incident cannot fool:
+//   - a minute in which the stable failed far beyond its window rate (Poisson tail < `incident`);
+//   - a minute in which both releases failed beyond their usual: the stable more than it usually
+//     does in a minute (tail < `elevated`) and the canary far beyond its own rate in its other
+//     minutes (binomial tail < `burst`). An incident that starts or ends within a minute fails
+//     the stable for only part of it, often too few times to stand out alone; a canary that
+//     fails as it always has is not left out by this, so a bad canary keeps its evidence;
+//   - in the minute not yet over, where the stable may not have failed yet in the first seconds
+//     of an incident, either release failing beyond its usual (tails < `partial`).
+// Not so for a canary that failed nearly every session it served (`broken`, with at least the
+// floor of failures): only the first rule leaves out any of its minutes, the one not yet over
+// included. No incident fails a canary that way without failing its stable many times in the same
+// seconds, a canary with no history has no usual rate to burst out of, and one whose page chunk is
+// missing must go at the guard's next look, not a minute later.
+// A canary's usual rate is pulled toward the stable's by `priorSessions`, so a canary with little
+// history of its own is expected to fail as its stable does. The rate is estimated, so Ville's
+// bound is no longer exact; the two tests share the error budget (α 0.003 + 0.007) and the
+// simulation (control-plane/src/health/simulate.mjs) measures what they do together, incidents
+// starting at any second included.
+//
+// The floor under both failure tests — 20 canary sessions, or 8 failed ones — keeps a decision
+// off a handful of reports (a member reloading one broken page) while scaling with the evidence:
+// a canary failing one session in twenty needs its 20, one failing every session is judged after
+// its 8th. 8 is above the sessions one device may count per release and hour
+// (control-plane/src/health/ticket.mjs), so with that cap applied no single device reaches it.
 //
 // LCP — a second test of the same form on the window's LCP samples: of the samples above the p75
 // of both releases together, how many are the canary's. Under H0 (one distribution) each is the
@@ -49,8 +66,17 @@
 // test's in the worst case; in simulation it rolls back no healthy canary.
 import { bucketValue, countOf, splitAtQuantile } from './histogram.mjs';
 
-export const FAILURE_TEST = Object.freeze({ alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20 });
-export const REFERENCE_TEST = Object.freeze({ alpha: 0.007, ratio: 6, incident: 0.01 });
+export const FAILURE_TEST = Object.freeze({ alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20, minCanaryFailures: 8 });
+export const REFERENCE_TEST = Object.freeze({
+  alpha: 0.007,
+  ratio: 6,
+  incident: 0.01,
+  elevated: 0.5,
+  burst: 0.01,
+  partial: 0.1,
+  broken: 0.8,
+  priorSessions: 20,
+});
 export const LCP_TEST = Object.freeze({ alpha: 0.01, minSamples: 100, worseBy: 0.2, q0: 0.25, q1: 0.4 });
 
 /** Wald's boundaries on the log-likelihood ratio, with 1/α above (see the top of this file). */
@@ -71,12 +97,21 @@ export function stratumLlr({ canarySessions, canaryFailures, stableSessions, sta
 }
 
 /**
+ * The floor under every failure decision: enough canary sessions, or enough of them failed.
+ * @param {{ sessions: number, failures: number }} canary the canary's counts over the window
+ */
+export function enoughEvidence({ sessions, failures }, options = {}) {
+  const { minCanarySessions, minCanaryFailures } = { ...FAILURE_TEST, ...options };
+  return sessions >= minCanarySessions || failures >= minCanaryFailures;
+}
+
+/**
  * The failure-rate test over strata (the minutes of the window, in any order).
- * verdict: 'too-few' (under the minimum of canary sessions), 'worse' (rollback), 'healthy'
+ * verdict: 'too-few' (under the floor, enoughEvidence()), 'worse' (rollback), 'healthy'
  * (Wald's lower boundary: not k× worse, with error β), or 'undecided'.
  */
 export function failureTest(strata, options = {}) {
-  const { alpha, beta, ratio, minCanarySessions } = { ...FAILURE_TEST, ...options };
+  const { alpha, beta, ratio } = { ...FAILURE_TEST, ...options };
   const { upper, lower } = boundaries({ alpha, beta });
   const canary = { sessions: 0, failures: 0 };
   const stable = { sessions: 0, failures: 0 };
@@ -89,7 +124,7 @@ export function failureTest(strata, options = {}) {
     llr += stratumLlr(stratum, ratio);
   }
   let verdict = 'undecided';
-  if (canary.sessions < minCanarySessions) verdict = 'too-few';
+  if (!enoughEvidence(canary, options)) verdict = 'too-few';
   else if (llr >= upper) verdict = 'worse';
   else if (llr <= lower) verdict = 'healthy';
   return { verdict, llr, upper, lower, ratio, alpha, canary, stable };
@@ -107,29 +142,69 @@ function poissonTail(mean, k) {
   return Math.max(0, 1 - below);
 }
 
+/** P(X ≥ k) for X binomial with n trials of probability p. */
+function binomialTail(n, p, k) {
+  if (k <= 0) return 1;
+  if (k > n || p <= 0) return 0;
+  if (p >= 1) return 1;
+  let term = (1 - p) ** n;
+  let below = 0;
+  for (let i = 0; i < k; i += 1) {
+    below += term;
+    term *= ((n - i) / (i + 1)) * (p / (1 - p));
+  }
+  return Math.max(0, 1 - below);
+}
+
+const sum = (strata) =>
+  strata.reduce((total, { canarySessions, canaryFailures }) => ({ sessions: total.sessions + canarySessions, failures: total.failures + canaryFailures }), { sessions: 0, failures: 0 });
+
 /**
  * The failure-rate test against the stable's rate over its whole window (`stable`: its totals),
- * on the same strata as failureTest. verdict: 'worse' (rollback) or 'undecided'; the minimum of
- * canary sessions is failureTest's. `skipped`: minutes left out as a possible incident.
+ * on the same strata as failureTest, each with its `minute`. `current`: the minute not yet over
+ * (none: every stratum is whole). verdict: 'worse' (rollback) or 'undecided'; the floor is
+ * failureTest's. `skipped`: minutes left out as a possible incident (see the top of this file);
+ * `failsEverySession`: the canary failed nearly every session (`broken`), so only a stable
+ * failing far beyond its rate left any minute out.
  */
 export function referenceTest(strata, stable, options = {}) {
-  const { alpha, ratio, incident } = { ...REFERENCE_TEST, ...options };
+  const { alpha, ratio, incident, elevated, burst, partial, broken, priorSessions, current } = { ...REFERENCE_TEST, ...options };
   const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
   // One failure and one success added: a stable that has not failed yet is not taken as perfect.
   const rate = (stable.failures + 1) / (stable.sessions + 2);
   const h1 = ratio * rate;
-  let llr = 0;
-  let skipped = 0;
-  for (const stratum of strata) {
-    if (h1 >= 1 || stratum.canarySessions === 0) continue;
-    if (poissonTail(stratum.stableSessions * rate, stratum.stableFailures) < incident) {
-      skipped += 1;
+  const result = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false };
+  if (h1 >= 1) return result;
+  const served = strata.filter((stratum) => stratum.canarySessions > 0);
+  const isCurrent = (stratum) => current !== undefined && stratum.minute === current;
+  const stableTail = (stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
+  // The canary's usual rate: its whole minutes in which the stable did not fail far beyond its own.
+  const calm = served.filter((stratum) => !isCurrent(stratum) && stableTail(stratum) >= incident);
+  const usual = sum(calm);
+  const ownTail = (stratum) => {
+    const others = calm.includes(stratum)
+      ? { sessions: usual.sessions - stratum.canarySessions, failures: usual.failures - stratum.canaryFailures }
+      : usual;
+    const own = (others.failures + rate * priorSessions) / (others.sessions + priorSessions);
+    return binomialTail(stratum.canarySessions, own, stratum.canaryFailures);
+  };
+  const canary = sum(served);
+  result.failsEverySession = canary.failures >= FAILURE_TEST.minCanaryFailures && canary.failures >= broken * canary.sessions;
+  for (const stratum of served) {
+    const tail = stableTail(stratum);
+    let leftOut;
+    if (result.failsEverySession) leftOut = tail < incident;
+    else if (isCurrent(stratum)) leftOut = tail < partial || ownTail(stratum) < partial;
+    else leftOut = tail < incident || (tail < elevated && ownTail(stratum) < burst);
+    if (leftOut) {
+      result.skipped += 1;
       continue;
     }
     const successes = stratum.canarySessions - stratum.canaryFailures;
-    llr += stratum.canaryFailures * Math.log(ratio) + successes * Math.log((1 - h1) / (1 - rate));
+    result.llr += stratum.canaryFailures * Math.log(ratio) + successes * Math.log((1 - h1) / (1 - rate));
   }
-  return { verdict: llr >= upper ? 'worse' : 'undecided', llr, upper, alpha, ratio, rate, skipped };
+  if (result.llr >= upper) result.verdict = 'worse';
+  return result;
 }
 
 /**

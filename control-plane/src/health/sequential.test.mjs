@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bucketOf, emptyHistogram } from './histogram.mjs';
-import { boundaries, FAILURE_TEST, failureTest, lcpTest, referenceTest, stratumLlr } from './sequential.mjs';
+import { boundaries, enoughEvidence, FAILURE_TEST, failureTest, lcpTest, referenceTest, stratumLlr } from './sequential.mjs';
 import { mulberry32 } from './simulate.mjs';
 
 const stratum = (canarySessions, canaryFailures, stableSessions, stableFailures) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
@@ -19,7 +19,7 @@ describe('the failure-rate SPRT', () => {
     const { upper, lower } = boundaries(FAILURE_TEST);
     assert.equal(upper, Math.log(1 / 0.003));
     assert.equal(lower, Math.log(0.05 / 0.997));
-    assert.deepEqual({ ...FAILURE_TEST }, { alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20 });
+    assert.deepEqual({ ...FAILURE_TEST }, { alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20, minCanaryFailures: 8 });
   });
 
   it('is a fair bet under H0: the likelihood ratio of a stratum averages exactly 1 when the canary’s share of failures is its share of sessions', () => {
@@ -40,10 +40,24 @@ describe('the failure-rate SPRT', () => {
     assert.equal(stratumLlr(stratum(20, 0, 80, 0), 6), 0);
   });
 
-  it('waits for its minimum of canary sessions', () => {
-    const result = failureTest([stratum(19, 19, 19, 0)]);
-    assert.equal(result.verdict, 'too-few');
-    assert.ok(result.llr > result.upper);
+  it('decides from 20 canary sessions, or from 8 failed ones: the floor scales with the evidence', () => {
+    const floor = (sessions, failures) => enoughEvidence({ sessions, failures });
+    assert.equal(floor(7, 7), false);
+    assert.equal(floor(8, 8), true);
+    assert.equal(floor(19, 7), false);
+    assert.equal(floor(19, 8), true);
+    assert.equal(floor(19, 0), false);
+    assert.equal(floor(20, 0), true);
+    assert.equal(enoughEvidence({ sessions: 8, failures: 8 }, { minCanaryFailures: 9 }), false);
+  });
+
+  it('waits below the floor however bad the first sessions, and not past it', () => {
+    // A 10 % canary whose every session fails: the same-minute test is far past its boundary at 7.
+    const seven = failureTest([stratum(7, 7, 63, 0)]);
+    assert.equal(seven.verdict, 'too-few');
+    assert.ok(seven.llr > seven.upper);
+    assert.equal(failureTest([stratum(8, 8, 72, 0)]).verdict, 'worse');
+    assert.equal(failureTest([stratum(19, 7, 171, 0)]).verdict, 'too-few');
   });
 
   it('calls a canary failing 10 times as often worse, and one failing as often healthy', () => {
@@ -93,6 +107,58 @@ describe('the failure-rate test against the stable’s window', () => {
     const result = referenceTest([minute(100, 20, 100, 20), minute(100, 0, 100, 0)], { sessions: 5000, failures: 45 });
     assert.equal(result.skipped, 1);
     assert.ok(result.llr < 0);
+  });
+
+  // Minutes with their number: five quiet ones, then the one under test.
+  const at = (number, ...counts) => ({ minute: number, ...minute(...counts) });
+  const quiet = Array.from({ length: 5 }, (_, number) => at(number, 40, 0, 60, 0));
+  const stable = { sessions: 998, failures: 4 }; // a rate of 5 in 1,000 with the one and one added
+  const perSuccess = Math.log((1 - 0.03) / (1 - 0.005));
+
+  it('leaves out a minute in which the stable failed a little more than usual and the canary far more than its own usual: an incident starting within the minute', () => {
+    const result = referenceTest([...quiet, at(5, 40, 8, 60, 1)], stable);
+    assert.equal(result.skipped, 1);
+    assert.ok(Math.abs(result.llr - 200 * perSuccess) < 1e-9, String(result.llr));
+    // The same minute after a stable that failed not at all in it: the canary's own fault.
+    assert.equal(referenceTest([...quiet, at(5, 40, 8, 60, 0)], stable).verdict, 'worse');
+  });
+
+  it('keeps every minute of a canary that fails as it always has, whatever its stable did in them', () => {
+    const bad = Array.from({ length: 4 }, (_, number) => at(number, 40, 2, 60, number % 2));
+    const result = referenceTest(bad, stable);
+    assert.equal(result.skipped, 0);
+    assert.ok(Math.abs(result.llr - (8 * Math.log(6) + 152 * perSuccess)) < 1e-9, String(result.llr));
+    assert.equal(result.verdict, 'worse');
+  });
+
+  it('counts the minute not yet over only when neither release fails in it beyond its usual', () => {
+    const steady = referenceTest([...quiet, at(5, 10, 0, 15, 0)], stable, { current: 5 });
+    assert.equal(steady.skipped, 0);
+    assert.ok(Math.abs(steady.llr - 210 * perSuccess) < 1e-9);
+    // The first seconds of an incident: the canary's first failures, the stable's not yet.
+    const starting = referenceTest([...quiet, at(5, 6, 3, 5, 0)], stable, { current: 5 });
+    assert.equal(starting.skipped, 1);
+    assert.ok(Math.abs(starting.llr - 200 * perSuccess) < 1e-9);
+    // Its stable failing once in a few sessions is enough to wait for the minute to end.
+    assert.equal(referenceTest([...quiet, at(5, 10, 0, 5, 1)], stable, { current: 5 }).skipped, 1);
+  });
+
+  it('counts at once the minute not yet over of a canary that failed 8 of its first 8 sessions, unless its stable fails with it', () => {
+    const broken = referenceTest([at(0, 8, 8, 8, 0)], stable, { current: 0 });
+    assert.equal(broken.failsEverySession, true);
+    assert.ok(Math.abs(broken.llr - 8 * Math.log(6)) < 1e-9);
+    assert.equal(broken.verdict, 'worse');
+    // 7 of 7 is under the floor: a canary with no history of its own waits for its minute to end.
+    const seven = referenceTest([at(0, 7, 7, 8, 0)], stable, { current: 0 });
+    assert.equal(seven.failsEverySession, false);
+    assert.equal(seven.skipped, 1);
+    // 8 of 10 is nearly every session; 8 of 11 is not.
+    assert.equal(referenceTest([at(0, 10, 8, 8, 0)], stable, { current: 0 }).failsEverySession, true);
+    assert.equal(referenceTest([at(0, 11, 8, 8, 0)], stable, { current: 0 }).failsEverySession, false);
+    // An outage failing everyone: the stable failed 5 of its 8 in the same minute.
+    const outage = referenceTest([at(0, 8, 8, 8, 5)], stable, { current: 0 });
+    assert.equal(outage.skipped, 1);
+    assert.equal(outage.verdict, 'undecided');
   });
 });
 

@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { createFigures } from './figures.mjs';
 import { assess } from './guard.mjs';
-import { boundaries, FAILURE_TEST, REFERENCE_TEST } from './sequential.mjs';
+import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST } from './sequential.mjs';
 
 /** Mulberry32: a small, fast, seeded PRNG (floats in [0, 1)). */
 export function mulberry32(seed) {
@@ -34,7 +34,12 @@ function lognormal(rng, median, sigma) {
 
 /**
  * One canary from its first session until the guard rolls it back or it has served
- * `maxCanarySessions`. Returns whether and when (canary sessions served) it was rolled back.
+ * `maxCanarySessions`. Returns whether and when (canary sessions served) it was rolled back, the
+ * canary's counts the guard decided on (`seen`) and those of its last look that waited
+ * (`waited`, null if its first look rolled back).
+ * `incident`: { fromMinute, minutes, rate }, every release failing at `rate`; `fromMinute` is
+ * minutes after the canary's start, or a [from, to] range to draw it from (incidents start at any
+ * second, not on the minute the figures are counted in).
  */
 export function simulateCanary({
   rng,
@@ -58,18 +63,24 @@ export function simulateCanary({
     const outcome = rng() < stableRate ? STABLE_FAILURES[Math.floor(rng() * STABLE_FAILURES.length)] : 'loaded';
     figures.record([{ remote: REMOTE, release: STABLE, channel: 'stable', outcome, vitals: { lcp: lcpOf(false) } }], before);
   }
+  if (Array.isArray(incident?.fromMinute)) {
+    const [from, to] = incident.fromMinute;
+    incident = { ...incident, fromMinute: from + (to - from) * rng() };
+  }
   const rollout = { remotes: { [REMOTE]: { stable: STABLE, canary: { version: CANARY, percent: Math.round(share * 100) } } } };
   let at = START;
   let nextTick = START + tickSeconds * 1000;
   let canarySessions = 0;
+  let waited = null;
   while (canarySessions < maxCanarySessions) {
     at += -Math.log(1 - rng()) * secondsPerSession * 1000;
     while (at >= nextTick) {
       figures.prune(nextTick);
       const [decision] = assess(figures, rollout, { ...guard, now: nextTick });
       if (decision.action === 'rollback') {
-        return { rolledBack: true, canarySessions, reason: decision.why };
+        return { rolledBack: true, canarySessions, reason: decision.why, seen: decision.failure.canary, waited };
       }
+      waited = decision.failure.canary;
       nextTick += tickSeconds * 1000;
     }
     const onCanary = rng() < share;
@@ -89,12 +100,14 @@ export function simulateCanary({
     };
     figures.record([report], at);
   }
-  return { rolledBack: false, canarySessions };
+  return { rolledBack: false, canarySessions, waited };
 }
 
 /**
  * `runs` canaries, each at a share drawn uniformly from [minShare, maxShare].
- * Returns the share rolled back, rolled back within `within` canary sessions, and per band of share.
+ * Returns the share rolled back, rolled back within `within` canary sessions, per band of share,
+ * and `late`: the share rolled back only after a look that waited with at least the floor of
+ * failed sessions (FAILURE_TEST.minCanaryFailures) already seen.
  */
 export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.5, within = 200, bands = 4, ...canary }) {
   const rng = mulberry32(seed);
@@ -107,6 +120,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   let rolledBack = 0;
   let inTime = 0;
   let byLcp = 0;
+  let late = 0;
   const sessionsAtRollback = [];
   for (let run = 0; run < runs; run += 1) {
     const share = minShare + (maxShare - minShare) * rng();
@@ -118,6 +132,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
     band.rolledBack += 1;
     sessionsAtRollback.push(result.canarySessions);
     if (result.reason === 'lcp') byLcp += 1;
+    if ((result.waited?.failures ?? 0) >= FAILURE_TEST.minCanaryFailures) late += 1;
     if (result.canarySessions <= within) {
       inTime += 1;
       band.within += 1;
@@ -125,31 +140,36 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   }
   sessionsAtRollback.sort((a, b) => a - b);
   const at = (q) => sessionsAtRollback[Math.min(sessionsAtRollback.length - 1, Math.floor(q * sessionsAtRollback.length))] ?? null;
-  return { runs, rolledBack: rolledBack / runs, within: inTime / runs, byLcp: byLcp / runs, perBand, sessions: { median: at(0.5), p95: at(0.95) } };
+  return { runs, rolledBack: rolledBack / runs, within: inTime / runs, byLcp: byLcp / runs, late: late / runs, perBand, sessions: { median: at(0.5), p95: at(0.95) } };
 }
 
-/** The two cases the guard is held to (docs/architecture.md, "Release health"), and a few more, each with its seed. */
-export function scenarios({ runs = 1000, seed = 17 } = {}) {
-  return {
-    healthy: simulate({ seed, runs, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 1000 }),
-    failing: simulate({ seed: seed + 1, runs, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 1000 }),
-    failingAt10: simulate({ seed: seed + 2, runs, minShare: 0.1, maxShare: 0.1, bands: 1, canaryRate: 0.05, stableRate: 0.005 }),
-    incident: simulate({
-      seed: seed + 4,
-      runs,
-      canaryRate: 0.005,
-      stableRate: 0.005,
-      incident: { fromMinute: 5, minutes: 2, rate: 0.2 },
-    }),
-    slowLcp: simulate({
-      seed: seed + 3,
-      runs,
-      canaryRate: 0.005,
-      stableRate: 0.005,
-      within: 1000,
-      lcp: { median: 2000, sigma: 0.5, canaryFactor: 1.5 },
-    }),
-  };
+// The rows of docs/architecture.md's simulation table, each with its seed (offset from `seed`),
+// run by control-plane/src/health/simulate.test.mjs as they are printed here.
+const SCENARIOS = {
+  healthy: { seed: 0, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 1000 },
+  failing: { seed: 1, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 1000 },
+  failingAt10: { seed: 2, minShare: 0.1, maxShare: 0.1, bands: 1, canaryRate: 0.05, stableRate: 0.005 },
+  slowLcp: { seed: 3, canaryRate: 0.005, stableRate: 0.005, within: 1000, lcp: { median: 2000, sigma: 0.5, canaryFactor: 1.5 } },
+  // A 2-minute incident failing every release's loads 20 %: starting on the minute 5 minutes in,
+  incident: { seed: 4, canaryRate: 0.005, stableRate: 0.005, incident: { fromMinute: 5, minutes: 2, rate: 0.2 } },
+  // at any second 2–3 minutes in, and at any second of the canary's first minute; beside them the
+  // same canaries (seed and shares) with no incident, for the rate the incident adds.
+  incidentAnySecond: { seed: 5, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400, incident: { fromMinute: [2, 3], minutes: 2, rate: 0.2 } },
+  incidentOnYoung: { seed: 6, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400, incident: { fromMinute: [0, 1], minutes: 2, rate: 0.2 } },
+  quiet: { seed: 5, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400 },
+  // A canary whose page chunk is missing: every session fails.
+  broken: { seed: 7, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100, within: 8 },
+};
+
+/** One row of the table: `name` a key of SCENARIOS. */
+export function scenario(name, { runs = 1000, seed = 17 } = {}) {
+  const { seed: offset, ...canary } = SCENARIOS[name];
+  return simulate({ ...canary, seed: seed + offset, runs });
+}
+
+/** Every row of the table. */
+export function scenarios(options = {}) {
+  return Object.fromEntries(Object.keys(SCENARIOS).map((name) => [name, scenario(name, options)]));
 }
 
 /**
@@ -159,7 +179,7 @@ export function scenarios({ runs = 1000, seed = 17 } = {}) {
  * exact probability, by dynamic programming over (sessions, failures), that a canary failing at
  * `rate` crosses the rollback boundary within `within` sessions.
  */
-export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE_TEST.ratio, alpha = FAILURE_TEST.alpha + REFERENCE_TEST.alpha, minCanarySessions = FAILURE_TEST.minCanarySessions }) {
+export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE_TEST.ratio, alpha = FAILURE_TEST.alpha + REFERENCE_TEST.alpha, floor = {} }) {
   const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
   const p0 = stableRate;
   const p1 = Math.min(0.999, ratio * stableRate);
@@ -177,7 +197,7 @@ export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE
       next[x] += probability[x] * (1 - rate);
     }
     for (let x = 0; x <= n; x += 1) {
-      if (n >= minCanarySessions && x * onFailure + (n - x) * onSuccess >= upper) {
+      if (enoughEvidence({ sessions: n, failures: x }, floor) && x * onFailure + (n - x) * onSuccess >= upper) {
         crossed += next[x];
         next[x] = 0;
       }
@@ -190,7 +210,7 @@ export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE
 const percent = (rate) => `${(100 * rate).toFixed(1)} %`;
 
 function print(results) {
-  const { healthy, failing, failingAt10, incident, slowLcp } = results;
+  const { healthy, failing, failingAt10, incident, incidentAnySecond, incidentOnYoung, quiet, broken, slowLcp } = results;
   console.log(`healthy canaries (0.5 % vs 0.5 %, share 10–50 %, up to 1,000 canary sessions each), ${healthy.runs} runs:`);
   console.log(`  rolled back: ${percent(healthy.rolledBack)} (of which on LCP ${percent(healthy.byLcp)})`);
   console.log(`failing canaries (5 % vs 0.5 %, share 10–50 %), ${failing.runs} runs:`);
@@ -204,7 +224,13 @@ function print(results) {
   const bestCase = knownRatePower({ rate: 0.05, stableRate: 0.005 });
   const bestFalse = knownRatePower({ rate: 0.005, stableRate: 0.005, within: 10_000 });
   console.log(`  best case, the stable's rate known exactly and all of α on one test: within 200 ${percent(bestCase)} (healthy ones rolled back over 10,000 sessions: ${percent(bestFalse)})`);
-  console.log(`healthy canaries through a 2-minute incident failing 20 % of every release's loads: rolled back ${percent(incident.rolledBack)}`);
+  console.log(`healthy canaries through a 2-minute incident failing 20 % of every release's loads, ${incident.runs} runs each: rolled back`);
+  console.log(`  starting on the minute 5 min after the canary (1,000 sessions): ${percent(incident.rolledBack)}`);
+  console.log(`  starting at any second 2–3 min after the canary (400 sessions): ${percent(incidentAnySecond.rolledBack)}`);
+  console.log(`  starting at any second of the canary's first minute (400 sessions): ${percent(incidentOnYoung.rolledBack)}`);
+  console.log(`  the same canaries with no incident (400 sessions): ${percent(quiet.rolledBack)}`);
+  console.log(`canaries failing every session (share 10–50 %), ${broken.runs} runs: rolled back ${percent(broken.rolledBack)}, ` +
+    `at the guard's first look after the ${FAILURE_TEST.minCanaryFailures}th failed session ${percent(broken.rolledBack - broken.late)}`);
   console.log(`slow canaries (same failure rate, LCP ×1.5), ${slowLcp.runs} runs: rolled back within 1,000 sessions ${percent(slowLcp.rolledBack)}`);
 }
 
