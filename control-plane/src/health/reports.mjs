@@ -5,22 +5,25 @@
 // report can never carry a member id, an email or a URL (no field can hold one), and a batch with
 // one bad report changes nothing (docs/architecture.md, "Release health").
 import { createRequire } from 'node:module';
+import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
 import { isVersion } from '../deploy/tree.mjs';
 
 const site = createRequire(import.meta.url)('../../../scripts/site.cjs');
 
+// The limits are the browser's too (shared/src/health/reportLimits.json), so it never sends a
+// batch this refuses.
 /** The body of one POST: bytes on the wire, then reports in it. */
-export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_REPORTS = 50;
+export const MAX_BODY_BYTES = limits.maxBodyBytes;
+export const MAX_REPORTS = limits.maxReports;
 
 export const CHANNELS = ['stable', 'canary', 'override'];
 export const OUTCOMES = ['loaded', 'fell-back', 'failed', 'boundary-error', 'uncaught-error'];
 
 // Bounds of what a browser can measure; beyond them the number is a bug or a forgery, not a page.
-export const VITAL_BOUNDS = { lcp: [0, 60_000], inp: [0, 60_000], cls: [0, 10] };
+export const VITAL_BOUNDS = limits.vitals;
 
 // A version longer than this names no release anyone publishes; it would only grow the figures' keys.
-const MAX_VERSION_LENGTH = 64;
+const MAX_VERSION_LENGTH = limits.maxVersionLength;
 
 const REPORT_FIELDS = new Set(['remote', 'release', 'channel', 'outcome', 'vitals']);
 
@@ -43,6 +46,8 @@ function vitalsError(vitals) {
   return null;
 }
 
+const hasVital = (vitals) => vitals !== undefined && Object.keys(VITAL_BOUNDS).some((name) => vitals[name] !== undefined);
+
 /** Why one report is refused, or null when it is a report. */
 function reportError(report) {
   if (!isPlainObject(report)) return 'a report must be an object';
@@ -53,9 +58,13 @@ function reportError(report) {
     return 'release must be a version like 1.4.0';
   }
   if (!CHANNELS.includes(report.channel)) return `channel must be one of ${CHANNELS.join(', ')}`;
-  if (report.outcome === undefined && report.vitals === undefined) return 'a report needs an outcome or vitals';
   if (report.outcome !== undefined && !OUTCOMES.includes(report.outcome)) return `outcome must be one of ${OUTCOMES.join(', ')}`;
-  if (report.vitals !== undefined) return vitalsError(report.vitals);
+  if (report.vitals !== undefined) {
+    const error = vitalsError(report.vitals);
+    if (error) return error;
+  }
+  // Neither a session nor a sample: it would count for nothing but still be stored.
+  if (report.outcome === undefined && !hasVital(report.vitals)) return 'a report needs an outcome or a vital';
   return null;
 }
 

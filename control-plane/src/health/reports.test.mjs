@@ -2,7 +2,8 @@
 // Run: node --test control-plane/src/health/reports.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_BODY_BYTES, MAX_REPORTS, parseBatch } from './reports.mjs';
+import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
+import { MAX_BODY_BYTES, MAX_REPORTS, parseBatch, VITAL_BOUNDS } from './reports.mjs';
 
 const report = (overrides = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
 const body = (value) => JSON.stringify(value);
@@ -46,6 +47,7 @@ describe('parseBatch', () => {
     'an unknown channel': body({ reports: [report({ channel: 'beta' })] }),
     'an unknown outcome': body({ reports: [report({ outcome: 'ok' })] }),
     'neither outcome nor vitals': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary' }] }),
+    'no outcome and empty vitals': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: {} }] }),
     'vitals-only with empty vitals and a bad one': body({ reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: -5 } }] }),
     'an LCP as text': body({ reports: [report({ vitals: { lcp: '1800' } })] }),
     'a negative LCP': body({ reports: [report({ vitals: { lcp: -1 } })] }),
@@ -69,6 +71,20 @@ describe('parseBatch', () => {
   it('accepts vitals without an outcome: samples that come when the member leaves, not a session', () => {
     const vitalsOnly = { remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: 1200, cls: 0 } };
     assert.deepEqual(parseBatch(body({ reports: [vitalsOnly] })).reports, [vitalsOnly]);
+  });
+
+  it('keeps an outcome whose vitals are empty, as a session without samples', () => {
+    assert.deepEqual(parseBatch(body({ reports: [report({ vitals: {} })] })).reports, [report()]);
+  });
+
+  it('holds the limits the browser holds: one list in shared/src/health/reportLimits.json', () => {
+    assert.deepEqual({ MAX_REPORTS, MAX_BODY_BYTES, VITAL_BOUNDS }, { MAX_REPORTS: limits.maxReports, MAX_BODY_BYTES: limits.maxBodyBytes, VITAL_BOUNDS: limits.vitals });
+    const [, highestLcp] = limits.vitals.lcp;
+    assert.equal(parseBatch(body({ reports: [report({ vitals: { lcp: highestLcp } })] })).error, undefined);
+    assert.match(parseBatch(body({ reports: [report({ vitals: { lcp: highestLcp + 1 } })] })).error, /lcp must be a number/);
+    const longest = `1.4.0-${'a'.repeat(limits.maxVersionLength - 6)}`;
+    assert.equal(parseBatch(body({ reports: [report({ release: longest })] })).error, undefined);
+    assert.match(parseBatch(body({ reports: [report({ release: `${longest}a` })] })).error, /release must be a version/);
   });
 
   it('names the report at fault', () => {

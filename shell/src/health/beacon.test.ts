@@ -1,3 +1,4 @@
+import limits from '@netnet/shared/report-limits.json';
 import { bodiesFor, canSend, MAX_BODY_BYTES, sendReports } from './beacon';
 import type { HealthReport } from './reports';
 
@@ -26,6 +27,20 @@ it('batches at most 50 reports per body, in order', () => {
   expect(bodies.map((body) => body.reports.length)).toEqual([50, 50, 20]);
   expect(bodies.flatMap((body) => body.reports)).toEqual(reports);
   expect(bodies.every((body) => Object.keys(body).join() === 'reports')).toBe(true);
+});
+
+it('splits where the collector’s own limits say, from the list it reads', () => {
+  const reports = Array.from({ length: limits.maxReports + 1 }, (_, index) => report(index));
+  expect(bodiesFor(reports).map((body) => JSON.parse(body).reports.length)).toEqual([limits.maxReports, 1]);
+  // One report padded to fill a body exactly goes; one byte more and it never would be accepted.
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  const ofBytes = (size: number): HealthReport => {
+    const bare = bytes(`{"reports":[${JSON.stringify({ ...report(0), release: '1.0.0-' })}]}`);
+    return { ...report(0), release: `1.0.0-${'x'.repeat(size - bare)}` };
+  };
+  const [full] = bodiesFor([ofBytes(limits.maxBodyBytes)]);
+  expect(bytes(full!)).toBe(limits.maxBodyBytes);
+  expect(bodiesFor([ofBytes(limits.maxBodyBytes + 1)])).toEqual([]);
 });
 
 it('keeps each body within 16 KB', () => {

@@ -1,3 +1,4 @@
+import limits from '@netnet/shared/report-limits.json';
 import type { HealthReport } from './reports';
 
 // How reports reach the site's own server: a beacon, which the browser delivers even while the
@@ -6,9 +7,10 @@ import type { HealthReport } from './reports';
 // session not counted, never something the member sees: nothing here throws.
 
 const REPORTS_URL = '/health/reports';
-// The collector's limits per POST (control-plane/src/health/reports.mjs): a batch over them is refused whole.
-export const MAX_REPORTS = 50;
-export const MAX_BODY_BYTES = 16 * 1024;
+// The collector's limits per POST, from the list it reads too (shared/src/health/reportLimits.json):
+// a batch over them is refused whole.
+export const MAX_REPORTS = limits.maxReports;
+export const MAX_BODY_BYTES = limits.maxBodyBytes;
 
 const beaconOf = (): ((url: string, body: string) => boolean) | null =>
   typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' ? navigator.sendBeacon.bind(navigator) : null;
@@ -21,7 +23,7 @@ const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
 const bodyOf = (reports: readonly string[]) => `{"reports":[${reports.join(',')}]}`;
 
-/** The POST bodies for some reports: at most 50 reports and 16 KB each, in order. */
+/** The POST bodies for some reports: at most MAX_REPORTS reports and MAX_BODY_BYTES each, in order. */
 export function bodiesFor(reports: readonly HealthReport[]): string[] {
   const empty = bytes(bodyOf([]));
   const bodies: string[] = [];

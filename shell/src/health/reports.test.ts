@@ -1,3 +1,4 @@
+import limits from '@netnet/shared/report-limits.json';
 import { createSessions, type ReleaseRef } from './reports';
 
 const canary: ReleaseRef = { remote: 'remote-title', version: '1.4.0', channel: 'canary' };
@@ -69,4 +70,19 @@ it('leaves out what the collector would refuse the whole batch for', () => {
   expect(sessions.addVitals(stable, { lcp: 2500, cls: 11 })).toBe(true);
   expect(sessions.settle({ ...canary, version: `1.0.0-${'a'.repeat(60)}` }, 'loaded')).toBe(false);
   expect(sessions.take()).toEqual([{ remote: 'remote-title', release: '1.3.0', channel: 'stable', vitals: { lcp: 2500 } }]);
+});
+
+it('takes its bounds from the list the collector reads: the highest values are kept, one past them is not', () => {
+  const sessions = createSessions();
+  const lcp = limits.vitals.lcp[1]!;
+  const cls = limits.vitals.cls[1]!;
+  expect(sessions.addVitals(stable, { lcp: lcp + 1, cls: cls + 1 })).toBe(false);
+  expect(sessions.addVitals(stable, { lcp, cls })).toBe(true);
+  const longest = `1.0.0-${'a'.repeat(limits.maxVersionLength - 6)}`;
+  expect(sessions.settle({ ...canary, version: `${longest}a` }, 'loaded')).toBe(false);
+  expect(sessions.settle({ ...canary, version: longest }, 'loaded')).toBe(true);
+  expect(sessions.take()).toEqual([
+    { remote: 'remote-title', release: longest, channel: 'canary', outcome: 'loaded' },
+    { remote: 'remote-title', release: '1.3.0', channel: 'stable', vitals: { lcp, cls } },
+  ]);
 });

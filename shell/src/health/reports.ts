@@ -1,3 +1,4 @@
+import limits from '@netnet/shared/report-limits.json';
 import type { RemoteName } from '../federation/remotes';
 import type { Channel } from '../rollout/chooseRelease';
 
@@ -31,13 +32,15 @@ export interface HealthReport {
   vitals?: Vitals;
 }
 
-// The collector's bounds (control-plane/src/health/reports.mjs): one value outside them, or one version too
-// long, refuses the whole batch, so such a report is never queued.
-export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly [number, number]>> = { lcp: [0, 60_000], inp: [0, 60_000], cls: [0, 10] };
-const MAX_VERSION_LENGTH = 64;
+// The collector's bounds, read from the list it reads too (shared/src/health/reportLimits.json): one
+// value outside them, or one version too long, refuses the whole batch, so such a report is never queued.
+export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly number[]>> = limits.vitals;
+const MAX_VERSION_LENGTH = limits.maxVersionLength;
 
-const withinBounds = (name: VitalName, value: number): boolean =>
-  Number.isFinite(value) && value >= VITAL_BOUNDS[name][0] && value <= VITAL_BOUNDS[name][1];
+const withinBounds = (name: VitalName, value: number): boolean => {
+  const [low, high] = VITAL_BOUNDS[name];
+  return low !== undefined && high !== undefined && Number.isFinite(value) && value >= low && value <= high;
+};
 
 interface Session {
   outcome: Outcome;
