@@ -186,16 +186,17 @@ describe('guard lease', { timeout: 120_000 }, () => {
         );
         return [first, await b(db)];
       },
-      // Leases of a few ms and passes at random moments: the lease lapses and changes hands
-      // wherever the machine's timing puts it. Passes go on until one acts, then once more each.
+      // Leases of 2 to 30 ms and passes at random moments: a lease lapses, between passes or
+      // in the middle of one, and changes hands wherever the machine's timing puts it. Passes go
+      // on until one acts, then once more each.
       lapsing: async (a, b) => {
         const results = [];
         const passes = (guard) => async () => {
-          await sleep(Math.random() * 15);
-          results.push(await guard(db, 10));
+          await sleep(Math.random() * 30);
+          results.push(await guard(db, 2 + Math.random() * 28));
         };
         const acted = () => results.some((result) => result.applied.length > 0);
-        for (let pass = 0; pass < 100 && !acted(); pass += 1) await Promise.all([passes(a)(), passes(b)()]);
+        for (let pass = 0; pass < 200 && !acted(); pass += 1) await Promise.all([passes(a)(), passes(b)()]);
         await Promise.all([passes(a)(), passes(b)()]);
         return results;
       },
