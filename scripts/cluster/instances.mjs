@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 const ENTRY = fileURLToPath(new URL('./instance.mjs', import.meta.url));
 const READY_TIMEOUT_MS = 90_000;
 /**
- * After a successor is ready: nginx takes a peer that refused a connection out of rotation for
- * 1 s (fail_timeout, scripts/cluster/nginxConfig.mjs). Stopping the next instance before that
- * would leave nginx no instance it is willing to try.
+ * After a successor is ready: nginx leaves a peer that refused a connection out of rotation for
+ * fail_timeout (1 s, scripts/cluster/nginxConfig.mjs), counted in whole seconds of its clock, so up
+ * to 2 s after its last refusal. Stopping the next instance before that would leave nginx no
+ * instance it is willing to try ("no live upstreams", a 502).
  */
-const BACK_IN_ROTATION_MS = 1_500;
+const BACK_IN_ROTATION_MS = 2_500;
 
 /**
  * @param {{ ports: number[], env?: (index: number) => Record<string, string>, log?: (line: string) => void,
@@ -85,8 +86,10 @@ export function superviseInstances({ ports, env = () => ({}), log = console.log,
       old.kill('SIGTERM');
       await Promise.race([stoppedListening, sleep(10_000)]);
     }
+    const spawned = Date.now();
     spawnInstance(instance);
     await readyOf(instance);
+    log(`[cluster] ${instance.name}'s successor (pid ${instance.child?.pid}) ready ${Date.now() - spawned} ms after it started`);
   }
 
   return {
