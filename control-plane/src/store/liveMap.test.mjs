@@ -4,7 +4,11 @@
 // by itself and picks up what changed meanwhile.
 // Run: node --test control-plane/src/store/liveMap.test.mjs
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { startEmbedded } from './embedded.mjs';
 import { watchMap } from './liveMap.mjs';
@@ -12,6 +16,7 @@ import { registerRelease } from './releases.mjs';
 import { updateRollout } from './rollouts.mjs';
 import { testDatabase } from './testDatabase.mjs';
 
+const run = promisify(execFile);
 const REMOTE = 'remote-title';
 const mapWith = (stable) => ({ remotes: { [REMOTE]: { stable, history: [] } } });
 
@@ -103,6 +108,29 @@ describe('live map', { timeout: 120_000 }, () => {
     const { version } = await set('1.1.0');
     await within(3_000, () => watcher.current().version === version && watcher.state().listening, describeState(watcher));
     assert.deepEqual(watcher.current().rollout, mapWith('1.1.0'));
+  });
+
+  it('serves the last map while the database is paused, says it is stale once its reads time out, and recovers within 5 s of its resuming', { timeout: 60_000 }, async () => {
+    await set('1.0.0');
+    const { watcher } = await watch();
+    const before = structuredClone(watcher.current());
+    // A database that answers nothing (a stalled host, a long lock): the server and every one of
+    // its processes stopped where they are, connections kept open.
+    const postmaster = Number(readFileSync(join(database.embedded.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const processes = [postmaster, ...(await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)])).stdout.split('\n').filter(Boolean).map(Number)];
+    const signal = (name) => processes.forEach((pid) => process.kill(pid, name));
+    signal('SIGSTOP');
+    try {
+      // Its reads give up after openDatabase's timeouts (a few seconds), as a member's request would.
+      await within(15_000, () => watcher.state().stale, describeState(watcher));
+      assert.deepEqual(watcher.current(), before);
+    } finally {
+      signal('SIGCONT');
+    }
+    await within(5_000, () => !watcher.state().stale, describeState(watcher));
+    assert.deepEqual(watcher.current(), before);
+    const { version } = await set('1.1.0');
+    await within(1_000, () => watcher.current().version === version, describeState(watcher));
   });
 
   it('serves the last map while the database is stopped, says it is stale, and recovers within 5 s of its return', { timeout: 60_000 }, async () => {
