@@ -3,7 +3,9 @@
 // the page's web vitals, which are final only when the member leaves the page and so may come
 // later in a report of their own (`vitals` without `outcome`: samples, not a session). Anything else is refused whole, so a
 // report can never carry a member id, an email or a URL (no field can hold one), and a batch with
-// one bad report changes nothing (docs/architecture.md, "Release health").
+// one bad report changes nothing (docs/architecture.md, "Release health"). Beside the reports a
+// batch carries the page's ticket, which the collector verifies (control-plane/src/health/ticket.mjs)
+// and never keeps: only what its signature vouches for is used.
 import { createRequire } from 'node:module';
 import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
 import { isVersion } from '../deploy/tree.mjs';
@@ -71,8 +73,12 @@ function reportError(report) {
 /** Why a parsed body is refused, or null when it is a batch of valid reports. */
 function batchError(batch) {
   if (!isPlainObject(batch)) return 'the body must be an object';
-  const unknown = unknownField(batch, new Set(['reports']));
+  const unknown = unknownField(batch, new Set(['ticket', 'reports']));
   if (unknown !== undefined) return `unknown field "${unknown.slice(0, 20)}"`;
+  const { ticket } = batch;
+  if (ticket !== undefined && (typeof ticket !== 'string' || ticket.length === 0 || ticket.length > limits.maxTicketLength)) {
+    return `ticket must be text of at most ${limits.maxTicketLength} characters`;
+  }
   const { reports } = batch;
   if (!Array.isArray(reports)) return '"reports" must be a list';
   if (reports.length === 0) return 'no reports';
@@ -87,8 +93,10 @@ function batchError(batch) {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A request body (bytes or text) read as a batch: `{ reports }` with copies holding only the known
- * fields, or `{ error }` with a short message for a 400.
+ * A request body (bytes or text) read as a batch: `{ reports, ticket }` with copies of the reports
+ * holding only the known fields and the page's ticket as sent (unverified: see
+ * control-plane/src/health/ticket.mjs; undefined when there is none), or `{ error }` with a short
+ * message for a 400.
  */
 export function parseBatch(body) {
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
@@ -107,7 +115,7 @@ export function parseBatch(body) {
   }
   const error = batchError(batch);
   if (error) return { error };
-  return { reports: batch.reports.map(copyReport) };
+  return { reports: batch.reports.map(copyReport), ticket: batch.ticket };
 }
 
 function copyReport({ remote, release, channel, outcome, vitals }) {

@@ -58,6 +58,9 @@ describe('parseBatch', () => {
     'a report as a string': body({ reports: ['remote-title'] }),
     'one bad report among good ones': body({ reports: [report(), report(), report({ outcome: 'exploded' })] }),
     'a body over 16 KB': body({ reports: [report({ padding: 'x'.repeat(MAX_BODY_BYTES) })] }),
+    'a ticket that is not text': body({ ticket: { id: 'x' }, reports: [report()] }),
+    'an empty ticket': body({ ticket: '', reports: [report()] }),
+    'a ticket over the limit': body({ ticket: 'a'.repeat(limits.maxTicketLength + 1), reports: [report()] }),
   };
   for (const [what, input] of Object.entries(refused)) {
     it(`refuses ${what}`, () => {
@@ -71,6 +74,13 @@ describe('parseBatch', () => {
   it('accepts vitals without an outcome: samples that come when the member leaves, not a session', () => {
     const vitalsOnly = { remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: 1200, cls: 0 } };
     assert.deepEqual(parseBatch(body({ reports: [vitalsOnly] })).reports, [vitalsOnly]);
+  });
+
+  it('gives back the page’s ticket as sent, for the collector to verify, and none when there is none', () => {
+    const ticket = `${'p'.repeat(100)}.${'s'.repeat(43)}`;
+    assert.deepEqual(parseBatch(body({ ticket, reports: [report()] })), { reports: [report()], ticket });
+    assert.equal(parseBatch(body({ ticket: 'a'.repeat(limits.maxTicketLength), reports: [report()] })).ticket.length, limits.maxTicketLength);
+    assert.deepEqual(parseBatch(body({ reports: [report()] })), { reports: [report()], ticket: undefined });
   });
 
   it('keeps an outcome whose vitals are empty, as a session without samples', () => {

@@ -17,6 +17,7 @@
 // Pure logic and in-memory bounds; a store shared by several servers keeps the same counts
 // under the same keys (pageLoadKey, deviceKey).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
 
 export const TICKET = Object.freeze({
   // Long enough for a member who opens a later area of the page (its remote then loads and
@@ -24,8 +25,9 @@ export const TICKET = Object.freeze({
   maxAgeMs: 30 * 60_000,
   // Servers' clocks may differ by this much: a ticket from slightly ahead is not refused.
   skewMs: 60_000,
-  // Bounds on what is parsed at all: a ticket longer than this, or naming more releases, is no ticket.
-  maxLength: 2048,
+  // Bounds on what is parsed at all: a ticket longer than this, or naming more releases, is no
+  // ticket. The length is the batch's limit too (shared/src/health/reportLimits.json).
+  maxLength: limits.maxTicketLength,
   maxReleases: 16,
   // A secret shorter than this is guessable by brute force over tickets seen.
   minSecretBytes: 32,

@@ -43,6 +43,17 @@ it('splits where the collector’s own limits say, from the list it reads', () =
   expect(bodiesFor([ofBytes(limits.maxBodyBytes + 1)])).toEqual([]);
 });
 
+it('sends the page’s ticket with every batch, counted in its bytes', () => {
+  const ticket = `${'p'.repeat(300)}.${'s'.repeat(43)}`;
+  const bodies = bodiesFor(Array.from({ length: limits.maxReports + 1 }, (_, index) => report(index)), ticket).map((body) => JSON.parse(body));
+  expect(bodies.map((body) => Object.keys(body))).toEqual([['ticket', 'reports'], ['ticket', 'reports']]);
+  expect(bodies.map((body) => body.ticket)).toEqual([ticket, ticket]);
+  const bare = new TextEncoder().encode(bodiesFor([report(0)], ticket)[0]!).length;
+  const filler = { ...report(0), release: `1.0.0-${'x'.repeat(limits.maxBodyBytes - bare)}` };
+  expect(bodiesFor([filler], ticket)).toEqual([]);
+  expect(bodiesFor([filler])).toHaveLength(1);
+});
+
 it('keeps each body within 16 KB', () => {
   // Long (valid) versions: 50 of them would pass the limit.
   const reports = Array.from({ length: 50 }, (_, index) => ({ ...report(index), release: `1.0.${index}-${'x'.repeat(340)}` }));

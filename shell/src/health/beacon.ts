@@ -21,11 +21,14 @@ export const canSend = (): boolean => beaconOf() !== null || fetchOf() !== null;
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
-const bodyOf = (reports: readonly string[]) => `{"reports":[${reports.join(',')}]}`;
+// The page's ticket (proof that this site served it these releases, control-plane/src/health/ticket.mjs)
+// goes with every batch; a report without one is not counted.
+const bodyOf = (reports: readonly string[], ticket?: string) =>
+  `{${ticket === undefined ? '' : `"ticket":${JSON.stringify(ticket)},`}"reports":[${reports.join(',')}]}`;
 
 /** The POST bodies for some reports: at most MAX_REPORTS reports and MAX_BODY_BYTES each, in order. */
-export function bodiesFor(reports: readonly HealthReport[]): string[] {
-  const empty = bytes(bodyOf([]));
+export function bodiesFor(reports: readonly HealthReport[], ticket?: string): string[] {
+  const empty = bytes(bodyOf([], ticket));
   const bodies: string[] = [];
   let batch: string[] = [];
   let size = empty;
@@ -35,14 +38,14 @@ export function bodiesFor(reports: readonly HealthReport[]): string[] {
     // Fields are bounded, so no report comes near the limit; one that did would only be refused.
     if (empty + length > MAX_BODY_BYTES) continue;
     if (batch.length > 0 && (batch.length === MAX_REPORTS || size + 1 + length > MAX_BODY_BYTES)) {
-      bodies.push(bodyOf(batch));
+      bodies.push(bodyOf(batch, ticket));
       batch = [];
       size = empty;
     }
     size += length + (batch.length > 0 ? 1 : 0);
     batch.push(json);
   }
-  if (batch.length > 0) bodies.push(bodyOf(batch));
+  if (batch.length > 0) bodies.push(bodyOf(batch, ticket));
   return bodies;
 }
 
@@ -59,7 +62,7 @@ function post(body: string): void {
   }
 }
 
-/** Sends reports now, in as many batches as the collector's limits need. */
-export function sendReports(reports: readonly HealthReport[]): void {
-  for (const body of bodiesFor(reports)) post(body);
+/** Sends reports now, with the page's ticket, in as many batches as the collector's limits need. */
+export function sendReports(reports: readonly HealthReport[], ticket?: string): void {
+  for (const body of bodiesFor(reports, ticket)) post(body);
 }
