@@ -29,6 +29,21 @@ const SINGLETONS = {
 // builds take the production build: the same components, a third less to download.
 const REACT_ROUTER_PRODUCTION = path.join(path.dirname(require.resolve('react-router/package.json')), 'dist/production/index.mjs');
 
+/**
+ * A production remote's container takes the webpack side of the federation runtime from its page,
+ * as it takes the runtime itself (`externalRuntime`): the same code is not downloaded once per remote.
+ */
+const BUNDLER_RUNTIME = require.resolve('@module-federation/webpack-bundler-runtime/bundler');
+const BUNDLER_RUNTIME_FROM_PAGE = path.join(__dirname, 'scripts/webpack/bundlerRuntimeFromPage.mjs');
+
+function browserAliases({ production, isHost }) {
+  if (!production) return {};
+  return {
+    'react-router$': REACT_ROUTER_PRODUCTION,
+    ...(isHost ? {} : { [`${BUNDLER_RUNTIME}$`]: BUNDLER_RUNTIME_FROM_PAGE }),
+  };
+}
+
 function sharedSingletons() {
   const shared = {};
   for (const [request, pkg] of Object.entries(SINGLETONS)) {
@@ -81,7 +96,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
         assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
         clean: providesRuntime ? { keep: new RegExp(`^${RUNTIME_SCRIPT}`) } : true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'], alias: production ? { 'react-router$': REACT_ROUTER_PRODUCTION } : {} },
+      resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'], alias: browserAliases({ production, isHost }) },
       module: { rules: moduleRules({ name, production }) },
       plugins: [
         new ModuleFederationPlugin({

@@ -28,3 +28,5 @@ export function provideRuntimeCore(): void {
   const global = globalThis as { _FEDERATION_RUNTIME_CORE?: unknown };
   global._FEDERATION_RUNTIME_CORE ??= runtimeCoreForRemotes;
 }
+
+export { BUNDLER_RUNTIME_GLOBAL, provideBundlerRuntime } from './bundlerRuntime';

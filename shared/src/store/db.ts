@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
 import type { MediaType } from '../types';
 
 /*
@@ -59,6 +59,8 @@ function open(): Promise<NetnetDatabase> {
   });
   const database = (async () => {
     if (typeof indexedDB === 'undefined') throw new Error('indexedDB is not defined');
+    // Only members' pages open the database: its library is not part of every page's first load.
+    const { openDB } = await import(/* webpackChunkName: "idb" */ 'idb');
     const db = await openDB<NetnetSchema>(DB_NAME, DB_VERSION, {
       upgrade(upgrading) {
         for (const name of ['titles', 'rated'] as const) {
