@@ -231,6 +231,7 @@ function print(results) {
   console.log(`  the same canaries with no incident (400 sessions): ${percent(quiet.rolledBack)}`);
   console.log(`canaries failing every session (share 10–50 %), ${broken.runs} runs: rolled back ${percent(broken.rolledBack)}, ` +
     `at the guard's first look after the ${FAILURE_TEST.minCanaryFailures}th failed session ${percent(broken.rolledBack - broken.late)}`);
+  console.log(`  canary sessions before the rollback: median ${broken.sessions.median}, 95th percentile ${broken.sessions.p95}`);
   console.log(`slow canaries (same failure rate, LCP ×1.5), ${slowLcp.runs} runs: rolled back within 1,000 sessions ${percent(slowLcp.rolledBack)}`);
 }
 
