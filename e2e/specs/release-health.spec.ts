@@ -127,8 +127,9 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
   const { visits, metAt } = await visitUntil(browser, baseURL!, BROKEN, VISITORS_MEETING_THE_CANARY);
   // Every visitor saw a working page (checked in visit()); those in the canary got stable instead, and said so.
   const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
-  // The guard needs some of them: at least its minimum of 20 canary sessions.
-  expect(metCanary.length).toBeGreaterThanOrEqual(20);
+  // The guard needs some of them: a canary that fails every session is judged after 8 failures
+  // (docs/architecture.md, "Release health"), and rolled back after no more than a few more.
+  expect(metCanary.length).toBeGreaterThanOrEqual(8);
   for (const one of metCanary) {
     expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
     expect(one.reports).toContainEqual({ remote: REMOTE, release: BROKEN, channel: 'canary', outcome: 'fell-back' });
