@@ -18,7 +18,6 @@ import { openDatabase } from '../control-plane/src/store/database.mjs';
 import { createHealthStore } from '../control-plane/src/store/health.mjs';
 import { watchMap } from '../control-plane/src/store/liveMap.mjs';
 import { environmentName } from '../control-plane/src/store/rollouts.mjs';
-import { clientAddressOf } from './cluster/clientAddress.mjs';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -64,8 +63,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // renders after a start are not left to the browser.
   await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
   const health = createHealthStore({ db: store.pool, environment });
-  // Behind the front door, the client nginx names (NETNET_TRUSTED_PROXIES; docs/deploy.md, "Limits").
-  const collector = createCollector({ store: health, isKnownRelease: knownReleases(live), clientOf: clientAddressOf() });
+  const collector = createCollector({ store: health, isKnownRelease: knownReleases(live) });
   const stopGuard = guard
     ? startGuard({
         db: store.pool,

@@ -15,15 +15,15 @@ const site = createRequire(import.meta.url)('../site.cjs');
  * limits too (scripts/serve.mjs); these are the same or tighter, so a client meets nginx's first.
  */
 export const LIMITS = Object.freeze({
-  /** Connections one client address may have being answered at once (a browser opens 6 per origin). */
-  connectionsPerClient: 100,
-  /** Seconds a client may take to send its request headers (scripts/serve.mjs: headersTimeout 10 s). */
-  clientHeaderTimeout: 10,
-  /** Seconds between two reads of a request body. */
-  clientBodyTimeout: 10,
+  /** Connections one client address may have being answered at once: scripts/serve.mjs's connectionsPerClient. */
+  connectionsPerClient: 64,
+  /** Milliseconds a client may take to send its request line and headers: scripts/serve.mjs's headersTimeout. */
+  clientHeaderTimeoutMs: 1_500,
+  /** Milliseconds between two reads of a request body (the instance gives the whole request 5 s). */
+  clientBodyTimeoutMs: 5_000,
   /** Seconds between two writes of a response to a client that stopped reading. */
   sendTimeout: 30,
-  /** Idle seconds before nginx closes a browser's keep-alive connection. */
+  /** Idle seconds before nginx closes a browser's keep-alive connection (an idle one costs nginx a few KB). */
   clientKeepAlive: 30,
   /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.mjs). */
   maxBodyKb: 16,
@@ -173,8 +173,8 @@ http {
     scgi_temp_path ${join(prefix, 'temp', 'scgi')};
 
     # Abuse limits (docs/deploy.md, "Limits").
-    client_header_timeout ${limits.clientHeaderTimeout}s;
-    client_body_timeout ${limits.clientBodyTimeout}s;
+    client_header_timeout ${limits.clientHeaderTimeoutMs}ms;
+    client_body_timeout ${limits.clientBodyTimeoutMs}ms;
     send_timeout ${limits.sendTimeout}s;
     keepalive_timeout ${limits.clientKeepAlive}s;
     client_max_body_size ${limits.maxBodyKb}k;
