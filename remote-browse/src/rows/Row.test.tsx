@@ -48,7 +48,7 @@ describe('Row', () => {
   it('loads the posters on screen as the page opens first, and the rest lazily after them', async () => {
     const titles = Array.from({ length: 6 }, (_, i) => ({ id: 200 + i, title: `Title ${i}`, poster_path: `/p${i}.jpg` }));
     fakeCatalogue({ 'discover/movie?with_genres=28': page(titles) });
-    renderPage(<Row row={{ id: 28, title: 'Action movies', type: 'movie' }} first />);
+    renderPage(<Row row={{ id: 28, title: 'Action movies', type: 'movie' }} onScreen />);
 
     const images = await screen.findAllByRole('img');
     expect(images.map((image) => image.getAttribute('loading'))).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);

@@ -5,11 +5,11 @@ import { PosterList } from './PosterList';
 import { RowSkeleton } from './RowSkeleton';
 import styles from './Row.module.scss';
 
-/** One genre carousel (docs/product.md#genre-rows): discover/{type}?with_genres={id}, posters to their pages. */
-/** A phone shows about four posters of a row; the first row is on screen as the page opens. */
-const POSTERS_ON_SCREEN = 4;
-
-export function Row({ row, first = false }: { row: RowDefinition; first?: boolean }) {
+/**
+ * One genre carousel (docs/product.md#genre-rows): discover/{type}?with_genres={id}, posters to
+ * their pages. `onScreen`: the row is in view as the page opens.
+ */
+export function Row({ row, onScreen = false }: { row: RowDefinition; onScreen?: boolean }) {
   const headingId = useId();
   const titles = useCatalogue(catalogue.discover(row.type, row.id));
 
@@ -20,7 +20,7 @@ export function Row({ row, first = false }: { row: RowDefinition; first?: boolea
       </h2>
       {titles.status === 'loading' && <RowSkeleton label={`Loading ${row.title}`} />}
       {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.failed} describedBy={headingId} />}
-      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} onScreen={first ? POSTERS_ON_SCREEN : 0} />}
+      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} onScreen={onScreen} />}
     </section>
   );
 }

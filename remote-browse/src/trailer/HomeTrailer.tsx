@@ -1,18 +1,11 @@
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Icon, icons } from '@netnet/shared';
+import { useTakenOver } from '../common/useTakenOver';
 import trailerUrl from '../assets/home-trailer.mp4';
 import posterUrl from '../assets/home-trailer.jpg';
 import captionsUrl from '../assets/home-trailer.vtt';
 import { playQuietly, usePauseWhileHidden } from './usePauseWhileHidden';
 import styles from './HomeTrailer.module.scss';
-
-const noChanges = () => () => {};
-/**
- * False in the server's HTML and while the browser takes it over, true from then on: the clip
- * (the heaviest file of /browse) waits until the page answers the member, and the poster alone
- * is the first paint (docs/architecture.md#server-rendering).
- */
-const useTakenOver = () => useSyncExternalStore(noChanges, () => true, () => false);
 
 /**
  * The home screen's looping trailer (docs/product.md#home): muted by default with a sound toggle. It also has
@@ -24,8 +17,14 @@ export function HomeTrailer() {
   const [muted, setMuted] = useState(true);
   // Follows the element's own play/pause events, so the label is right even when autoplay is refused.
   const [playing, setPlaying] = useState(false);
+  // The clip, the heaviest file of /browse, waits until the page answers: the poster is the first paint.
   const takenOver = useTakenOver();
   usePauseWhileHidden(videoRef);
+  // React writes `muted` as a property only, never into the server's HTML, and leaves a taken-over
+  // element as the server made it: set it here, so the clip that arrives afterwards may autoplay.
+  useEffect(() => {
+    if (videoRef.current) videoRef.current.muted = muted;
+  }, [muted]);
 
   const togglePlaying = () => {
     const video = videoRef.current;
