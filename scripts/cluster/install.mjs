@@ -24,6 +24,8 @@ export function ensureNginx({ log = console.log } = {}) {
     // The package's own service would start on :80 with /etc/nginx's config; ours runs with its own.
     apt(['install', '-y', '-qq', '--no-install-recommends', ...PACKAGES]);
     spawnSync('systemctl', ['disable', '--now', 'nginx'], { stdio: 'ignore' });
+    // Without systemd (a container), the package's script may have started it directly.
+    spawnSync(NGINX, ['-s', 'quit'], { stdio: 'ignore' });
   }
   // nginx prints its version on stderr.
   return spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr.trim();
