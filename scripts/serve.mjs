@@ -36,7 +36,7 @@ export const LIMITS = Object.freeze({
   keepAliveTimeout: 5_000,
   connectionsPerClient: 64,
   maxConnections: 4_096,
-  pipelinedRequests: 64,
+  pipelinedRequests: 16,
 });
 
 const notFound = (res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');

@@ -26,7 +26,7 @@ export const CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
   keepAliveTimeout: 5_000,
   connectionsPerClient: 64,
   maxConnections: 4_096,
-  pipelinedRequests: 64,
+  pipelinedRequests: 16,
 });
 
 /** The options node:http's createServer takes for the deadlines; Node checks them on this interval. */

@@ -52,14 +52,16 @@ export interface PageServer {
 const BUDGET_MS = 300;
 
 /**
- * The render cap of one instance (docs/architecture.md, "Limits"). Node renders on one core; the
- * renders in flight beyond the one running are waiting for catalogue answers (up to the budget),
- * so a few per core keep the core busy. A short line absorbs bursts (a benchmark's 50 connections
- * fit in it); a request that would wait longer than the line's deadline gets the page to render
- * in the browser at once instead.
+ * The render cap of one instance (docs/architecture.md, "Limits"). Node renders on one thread, and
+ * each render, once its catalogue answers are in, runs to its end in one go: every render in
+ * flight adds its whole CPU time to the turn of the event loop it finishes in, and nothing else
+ * (not even accepting a connection) happens meanwhile. Two per core keep the process busy while
+ * one waits for the catalogue, and keep a turn short. A line absorbs bursts (a benchmark's 50
+ * connections fit in it); a request that waits past its deadline gets the page to render in the
+ * browser instead.
  */
 export const RENDERS: RenderGateOptions = {
-  maxInFlight: 8 * availableParallelism(),
+  maxInFlight: 2 * availableParallelism(),
   maxWaiting: 32 * availableParallelism(),
   maxWaitMs: 250,
 };
@@ -136,7 +138,10 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     };
     // QA pins are the browser's business (they need its stored pins and token): it renders alone.
     if ([...url.searchParams.keys()].some(isPinParam)) return clientOnly();
-    const leave = await gate.enter();
+    // A pipelined request (queued behind an earlier answer on its connection, so without a socket
+    // yet) is rendered only if a place is free now: its answer could not go out sooner anyway, and
+    // the line is kept for requests that can.
+    const leave = await gate.enter({ wait: res.socket !== null });
     if (!leave) {
       overCap();
       return clientOnly();

@@ -91,18 +91,18 @@ beforeEach(() => {
 afterAll(() => servers.forEach((server) => server.close()));
 
 describe('the render cap', () => {
-  it('never runs more renders than the cap, however many requests one connection pipelines', async () => {
+  it('never runs more renders than the cap, however many requests one connection pipelines, nor lines them up', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     const port = await serve({ renders: { maxInFlight: 2, maxWaiting: 3, maxWaitMs: 5_000 } });
     const { responses } = await raw(port, get('/browse').repeat(12), 12);
     // Said once, not once per page: a flood must not flood the log too.
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]![0]).toMatch(/renders at their cap \(2 running, 3 waiting\): 1 page\(s\) left to the browser/);
+    expect(warn.mock.calls[0]![0]).toMatch(/renders at their cap \(2 running, 0 waiting\): 1 page\(s\) left to the browser/);
     expect(responses.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(mostAtOnce).toBe(2);
-    // Two running and three waiting got a render; the other seven the page to render in the browser.
-    expect(render).toHaveBeenCalledTimes(5);
-    expect(responses.filter((r) => rendered(r.body))).toHaveLength(5);
+    // The two places free when they came got a render; the other ten the page to render in the browser, at once.
+    expect(render).toHaveBeenCalledTimes(2);
+    expect(responses.filter((r) => rendered(r.body))).toHaveLength(2);
     for (const response of responses.filter((r) => !rendered(r.body))) {
       expect(response.body.toString('utf8')).toBe(TEMPLATE);
       expect(response.head).toMatch(/\r\ncontent-type: text\/html; charset=utf-8/i);
@@ -110,14 +110,27 @@ describe('the render cap', () => {
     }
   });
 
+  it('lines up requests from connections of their own past the cap, and turns away those past the line', async () => {
+    const port = await serve({ renders: { maxInFlight: 2, maxWaiting: 3, maxWaitMs: 5_000 } });
+    const answers = await Promise.all(Array.from({ length: 7 }, () => raw(port, get('/'), 1)));
+    expect(mostAtOnce).toBe(2);
+    expect(render).toHaveBeenCalledTimes(5);
+    expect(answers.filter(({ responses }) => rendered(responses[0]!.body))).toHaveLength(5);
+  });
+
   it('gives the browser the page to render when a request has waited past the line’s deadline', async () => {
-    renderTaking(300);
+    renderTaking(400);
     const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 10, maxWaitMs: 50 } });
+    const first = raw(port, get('/'), 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     const started = Date.now();
-    const { responses } = await raw(port, get('/').repeat(3), 3);
-    expect(responses.map((r) => rendered(r.body))).toEqual([true, false, false]);
+    const second = await raw(port, get('/'), 1);
+    const waited = Date.now() - started;
+    expect(rendered(second.responses[0]!.body)).toBe(false);
+    expect(waited).toBeGreaterThanOrEqual(45);
+    expect(waited).toBeLessThan(300);
+    expect(rendered((await first).responses[0]!.body)).toBe(true);
     expect(render).toHaveBeenCalledTimes(1);
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 });
 

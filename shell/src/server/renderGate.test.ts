@@ -28,6 +28,15 @@ describe('createRenderGate', () => {
     expect(gate.inFlight).toBe(0);
   });
 
+  it('gives a request that may not wait a place only if one is free now', async () => {
+    const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 5, maxWaitMs: 1000 });
+    const running = await gate.enter({ wait: false });
+    expect(running).not.toBeNull();
+    expect(await gate.enter({ wait: false })).toBeNull();
+    expect(gate.waiting).toBe(0);
+    running!();
+  });
+
   it('answers null to a request that waited past maxWaitMs, and forgets it', async () => {
     const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 5, maxWaitMs: 250 });
     const running = await gate.enter();

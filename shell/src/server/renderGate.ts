@@ -15,8 +15,11 @@ export interface RenderGateOptions {
 }
 
 export interface RenderGate {
-  /** A release function once the render may start; null when it should not be rendered (over the cap, or waited too long). */
-  enter(): Promise<(() => void) | null>;
+  /**
+   * A release function once the render may start; null when it should not be rendered (over the
+   * cap, or waited too long). `wait: false`: a place now or none.
+   */
+  enter(options?: { wait?: boolean }): Promise<(() => void) | null>;
   readonly inFlight: number;
   readonly waiting: number;
 }
@@ -40,12 +43,12 @@ export function createRenderGate({ maxInFlight, maxWaiting, maxWaitMs }: RenderG
   };
 
   return {
-    enter() {
+    enter({ wait = true } = {}) {
       if (inFlight < maxInFlight) {
         inFlight += 1;
         return Promise.resolve(release());
       }
-      if (line.length >= maxWaiting) return Promise.resolve(null);
+      if (!wait || line.length >= maxWaiting) return Promise.resolve(null);
       return new Promise((resolve) => {
         const wake = (granted: (() => void) | null) => {
           clearTimeout(timer);
