@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.mjs';
-import { clientKey, trustedProxiesFrom, viaHttps } from '../control-plane/src/trustedProxies.mjs';
+import { clientAddress, clientKey, trustedProxiesFrom, viaHttps } from '../control-plane/src/trustedProxies.mjs';
 
 // Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
@@ -64,11 +64,12 @@ function withinPipeline(req, res, limit) {
  * @param {{ dir: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown>,
- *   pages?: (req: http.IncomingMessage, res: http.ServerResponse, facts: { https: boolean }) => Promise<void>,
+ *   pages?: (req: http.IncomingMessage, res: http.ServerResponse, facts: { https: boolean, client: string }) => Promise<void>,
  *   services?: { matches(req: http.IncomingMessage): boolean, handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> }[] }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
  *   pages: answers every page address (a path that does not name a file): the shell's server render;
- *   `facts.https` says whether the client spoke HTTPS (to a trusted proxy, NETNET_TRUSTED_PROXIES).
+ *   `facts.https` says whether the client spoke HTTPS (to a trusted proxy, NETNET_TRUSTED_PROXIES),
+ *   `facts.client` who the client is (the address a trusted proxy names; an IPv6 one by its /64).
  *   only: the (decoded, checked) paths served; anything else is a 404.
  *   services: answer the requests they match, whatever the method, before anything else.
  *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
@@ -117,7 +118,7 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
       return;
     }
     if (!served(path)) return notFound(res);
-    if (pages && !LOOKS_LIKE_FILE.test(path)) return pages(req, res, { https: viaHttps(req, trusted) });
+    if (pages && !LOOKS_LIKE_FILE.test(path)) return pages(req, res, { https: viaHttps(req, trusted), client: clientKey(clientAddress(req, trusted)) });
     const file = await findFile(realRoot, path, { acceptEncoding: req.headers['accept-encoding'], spa });
     if (!file) return notFound(res);
     sendFile(req, res, file, {

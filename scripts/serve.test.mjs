@@ -386,14 +386,14 @@ describe('limits', () => {
     }
   });
 
-  it('tells the page server whether the client spoke HTTPS, believing X-Forwarded-Proto from a trusted proxy only', async () => {
+  it('tells the page server whether the client spoke HTTPS and who it is, believing a trusted proxy only', async () => {
     const pages = async (req, res, facts) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(facts));
     const server = await serveApp({ dir: dist, port: 0, pages, env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' } });
     try {
-      const https = { 'x-forwarded-proto': 'https' };
-      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: https, from: '127.0.0.1' })).body), { https: true });
-      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: https, from: '127.0.0.2' })).body), { https: false });
-      assert.deepEqual(JSON.parse((await request(server, '/browse', { from: '127.0.0.1' })).body), { https: false });
+      const forwarded = { 'x-forwarded-proto': 'https', 'x-real-ip': '203.0.113.7' };
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: forwarded, from: '127.0.0.1' })).body), { https: true, client: '203.0.113.7' });
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { headers: forwarded, from: '127.0.0.2' })).body), { https: false, client: '127.0.0.2' });
+      assert.deepEqual(JSON.parse((await request(server, '/browse', { from: '127.0.0.1' })).body), { https: false, client: '127.0.0.1' });
     } finally {
       server.close();
     }

@@ -41,6 +41,8 @@ export interface PageServerOptions {
 export interface RequestFacts {
   /** The client spoke HTTPS: to this process, or to a trusted proxy that says so. */
   https: boolean;
+  /** Who the client is (its address, or the one a trusted proxy names): whose turn it is in the render line. */
+  client?: string;
 }
 
 export interface PageServer {
@@ -141,7 +143,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     // A pipelined request (queued behind an earlier answer on its connection, so without a socket
     // yet) is rendered only if a place is free now: its answer could not go out sooner anyway, and
     // the line is kept for requests that can.
-    const leave = await gate.enter({ wait: res.socket !== null });
+    const leave = await gate.enter({ wait: res.socket !== null, client: facts?.client ?? req.socket.remoteAddress ?? '' });
     if (!leave) {
       overCap();
       return clientOnly();

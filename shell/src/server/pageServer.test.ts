@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createPageServer, type RequestFacts } from './index';
@@ -21,8 +21,10 @@ const CONFIG = { catalogueUrl: 'http://catalogue.test', firebase: { apiKey: 'k',
 
 let running = 0;
 let mostAtOnce = 0;
+let started: string[] = [];
 function renderTaking(ms: number) {
-  render.mockImplementation(async () => {
+  render.mockImplementation(async ({ location }) => {
+    started.push(location.search);
     running += 1;
     mostAtOnce = Math.max(mostAtOnce, running);
     await new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,9 +34,9 @@ function renderTaking(ms: number) {
 }
 
 const servers: Server[] = [];
-async function serve(options: Partial<Parameters<typeof createPageServer>[0]> = {}, facts?: RequestFacts): Promise<number> {
+async function serve(options: Partial<Parameters<typeof createPageServer>[0]> = {}, facts?: RequestFacts | ((req: IncomingMessage) => RequestFacts)): Promise<number> {
   const pages = createPageServer({ template: TEMPLATE, config: CONFIG, remoteMap: () => ({ remotes: {} }), ...options });
-  const server = createServer((req, res) => void pages(req, res, facts));
+  const server = createServer((req, res) => void pages(req, res, typeof facts === 'function' ? facts(req) : facts));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as { port: number }).port;
@@ -86,6 +88,7 @@ beforeEach(() => {
   jest.spyOn(console, 'warn').mockImplementation(() => {});
   running = 0;
   mostAtOnce = 0;
+  started = [];
   renderTaking(20);
 });
 afterAll(() => servers.forEach((server) => server.close()));
@@ -116,6 +119,23 @@ describe('the render cap', () => {
     expect(mostAtOnce).toBe(2);
     expect(render).toHaveBeenCalledTimes(5);
     expect(answers.filter(({ responses }) => rendered(responses[0]!.body))).toHaveLength(5);
+  });
+
+  it('takes turns between clients in the line, and gives a newcomer a place of the client holding the most', async () => {
+    renderTaking(60);
+    const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 3, maxWaitMs: 5_000 } }, (req) => ({ https: false, client: String(req.headers['x-client']) }));
+    const ask = (client: string, n: number) => raw(port, get(`/?r=${client}${n}`, `X-Client: ${client}\r\n`), 1).then(({ responses }) => responses[0]!);
+    const flood: Promise<Raw>[] = [];
+    for (let n = 1; n <= 4; n += 1) {
+      flood.push(ask('a', n));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const other = await ask('b', 1);
+    expect(rendered(other.body)).toBe(true);
+    const answers = await Promise.all(flood);
+    // a1 ran, b1 took a4's place in the full line, and its turn came before a2's and a3's.
+    expect(answers.map((response) => rendered(response.body))).toEqual([true, true, true, false]);
+    expect(started).toEqual(['?r=a1', '?r=b1', '?r=a2', '?r=a3']);
   });
 
   it('gives the browser the page to render when a request has waited past the line’s deadline', async () => {

@@ -37,6 +37,46 @@ describe('createRenderGate', () => {
     running!();
   });
 
+  it('gives a free place to the waiting client whose last render started longest ago', async () => {
+    const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 10, maxWaitMs: 1000 });
+    let current = (await gate.enter({ client: 'a' }))!;
+    const order: string[] = [];
+    const asked = new Map(
+      ['a1', 'a2', 'a3', 'b1'].map((name) => {
+        const granted = gate.enter({ client: name[0] });
+        void granted.then(() => order.push(name));
+        return [name, granted] as const;
+      }),
+    );
+    for (let i = 0; i < 4; i += 1) {
+      current();
+      for (let tick = 0; tick < 3; tick += 1) await Promise.resolve();
+      current = (await asked.get(order[i]!)!)!;
+    }
+    current();
+    // a's render was running when they asked: b's turn comes first, then a's in the order asked.
+    expect(order).toEqual(['b1', 'a1', 'a2', 'a3']);
+  });
+
+  it('when the line is full, lets a newcomer take the newest place of the client holding the most', async () => {
+    const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 3, maxWaitMs: 1000 });
+    const running = await gate.enter({ client: 'a' });
+    const flood = [1, 2, 3].map(() => gate.enter({ client: 'a' }));
+    const b = gate.enter({ client: 'b' });
+    expect(await flood[2]).toBeNull();
+    const c = gate.enter({ client: 'c' });
+    expect(await flood[1]).toBeNull();
+    // Each holds one place now: nobody has more than a newcomer would, so the newcomer is turned away.
+    expect(await gate.enter({ client: 'd' })).toBeNull();
+    expect(gate.waiting).toBe(3);
+    // Then b and c, who had no render yet, before a's remaining one.
+    running!();
+    (await b)!();
+    (await c)!();
+    (await flood[0])!();
+    expect([gate.inFlight, gate.waiting]).toEqual([0, 0]);
+  });
+
   it('answers null to a request that waited past maxWaitMs, and forgets it', async () => {
     const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 5, maxWaitMs: 250 });
     const running = await gate.enter();
