@@ -141,9 +141,10 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     // QA pins are the browser's business (they need its stored pins and token): it renders alone.
     if ([...url.searchParams.keys()].some(isPinParam)) return clientOnly();
     // A pipelined request (queued behind an earlier answer on its connection, so without a socket
-    // yet) is rendered only if a place is free now: its answer could not go out sooner anyway, and
-    // the line is kept for requests that can.
-    const leave = await gate.enter({ wait: res.socket !== null, client: facts?.client ?? req.socket.remoteAddress ?? '' });
+    // yet) is never rendered: browsers do not pipeline, and a client that does would otherwise turn
+    // each connection into as many renders as the cap lets through (and their catalogue calls).
+    if (!res.socket) return clientOnly();
+    const leave = await gate.enter({ client: facts?.client ?? req.socket.remoteAddress ?? '' });
     if (!leave) {
       overCap();
       return clientOnly();

@@ -28,15 +28,6 @@ describe('createRenderGate', () => {
     expect(gate.inFlight).toBe(0);
   });
 
-  it('gives a request that may not wait a place only if one is free now', async () => {
-    const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 5, maxWaitMs: 1000 });
-    const running = await gate.enter({ wait: false });
-    expect(running).not.toBeNull();
-    expect(await gate.enter({ wait: false })).toBeNull();
-    expect(gate.waiting).toBe(0);
-    running!();
-  });
-
   it('gives a free place to the waiting client whose last render started longest ago', async () => {
     const gate = createRenderGate({ maxInFlight: 1, maxWaiting: 10, maxWaitMs: 1000 });
     let current = (await gate.enter({ client: 'a' }))!;

@@ -24,10 +24,10 @@ export interface RenderGateOptions {
 export interface RenderGate {
   /**
    * A release function once the render may start; null when it should not be rendered (over the
-   * cap, or waited too long, or its place in the line given to another client). `wait: false`: a
-   * place now or none. `client`: who asks, for the line's turns.
+   * cap, or waited too long, or its place in the line given to another client). `client`: who
+   * asks, for the line's turns.
    */
-  enter(options?: { wait?: boolean; client?: string }): Promise<(() => void) | null>;
+  enter(options?: { client?: string }): Promise<(() => void) | null>;
   readonly inFlight: number;
   readonly waiting: number;
 }
@@ -94,13 +94,13 @@ export function createRenderGate({ maxInFlight, maxWaiting, maxWaitMs }: RenderG
   };
 
   return {
-    enter({ wait = true, client = '' } = {}) {
+    enter({ client = '' } = {}) {
       if (inFlight < maxInFlight) {
         inFlight += 1;
         started(client);
         return Promise.resolve(release());
       }
-      if (!wait || (waiting >= maxWaiting && !makeRoom(client))) return Promise.resolve(null);
+      if (waiting >= maxWaiting && !makeRoom(client)) return Promise.resolve(null);
       return new Promise((resolve) => {
         const waiter: Waiter = {
           client,
