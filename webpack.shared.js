@@ -14,8 +14,7 @@ const { ChunkIntegrityPlugin } = require('./scripts/webpack/chunkIntegrity.js');
 const { pageList } = require('jiti').createJiti(__filename)('./shared/src/pages.ts');
 
 // Singletons: exactly one React, one jotai store and one `shared` in the page. The router is one
-// too: every app reaches it through `shared` (shared/src/router.ts), so only the part of React
-// Router that Netnet uses ships. Versions come from the `shared` workspace's package.json.
+// too: every app reaches it through `shared` (shared/src/router.tsx, Netnet's own). Versions come from the `shared` workspace's package.json.
 const SINGLETONS = {
   react: 'react',
   'react/jsx-runtime': 'react',
@@ -23,11 +22,6 @@ const SINGLETONS = {
   'react-dom/client': 'react-dom',
   jotai: 'jotai',
 };
-
-// React Router publishes its production build beside the development one but points every
-// export condition at the development one (warnings, invariant texts). The browser and server
-// builds take the production build: the same components, a third less to download.
-const REACT_ROUTER_PRODUCTION = path.join(path.dirname(require.resolve('react-router/package.json')), 'dist/production/index.mjs');
 
 /**
  * A production remote's container takes the webpack side of the federation runtime from its page,
@@ -37,11 +31,7 @@ const BUNDLER_RUNTIME = require.resolve('@module-federation/webpack-bundler-runt
 const BUNDLER_RUNTIME_FROM_PAGE = path.join(__dirname, 'scripts/webpack/bundlerRuntimeFromPage.mjs');
 
 function browserAliases({ production, isHost }) {
-  if (!production) return {};
-  return {
-    'react-router$': REACT_ROUTER_PRODUCTION,
-    ...(isHost ? {} : { [`${BUNDLER_RUNTIME}$`]: BUNDLER_RUNTIME_FROM_PAGE }),
-  };
+  return production && !isHost ? { [`${BUNDLER_RUNTIME}$`]: BUNDLER_RUNTIME_FROM_PAGE } : {};
 }
 
 function sharedSingletons() {
@@ -279,7 +269,7 @@ function nodeBuild({ dir, name, after, classPrefix, target, entry, output, plugi
       clean: true,
       ...output,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'], alias: { 'react-router$': REACT_ROUTER_PRODUCTION } },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
     module: { rules: moduleRules({ name: classPrefix, production: true, server: true }) },
     plugins,
     optimization: { minimize: false, moduleIds: 'deterministic' },
