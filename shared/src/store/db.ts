@@ -1,5 +1,5 @@
-import type { DBSchema, IDBPDatabase } from 'idb';
 import type { MediaType } from '../types';
+import type { NetnetDatabase, StoredRating, StoredTitle } from './schema';
 
 /*
  * The local database (docs/product.md#local-database): IndexedDB 'netnet', version 1.
@@ -12,32 +12,7 @@ import type { MediaType } from '../types';
  * defensively: anything that does not have this shape (hand-edited, half-written) is skipped.
  */
 
-export const DB_NAME = 'netnet';
-export const DB_VERSION = 1;
-
-export type TitleKey = [uid: string, type: MediaType, id: number];
-
-export interface StoredTitle {
-  uid: string;
-  type: MediaType;
-  id: number;
-  name: string;
-  poster: string | null;
-  addedAt: number;
-}
-
-export interface StoredRating {
-  uid: string;
-  type: MediaType;
-  id: number;
-}
-
-interface NetnetSchema extends DBSchema {
-  titles: { key: TitleKey; value: StoredTitle; indexes: { uid: string } };
-  rated: { key: TitleKey; value: StoredRating; indexes: { uid: string } };
-}
-
-export type NetnetDatabase = IDBPDatabase<NetnetSchema>;
+export { DB_NAME, DB_VERSION, type NetnetDatabase, type StoredRating, type StoredTitle, type TitleKey } from './schema';
 
 /** IndexedDB cannot be used in this browser (missing, blocked, private mode, or it never answered). */
 export class StoreUnavailableError extends Error {
@@ -59,26 +34,11 @@ function open(): Promise<NetnetDatabase> {
   });
   const database = (async () => {
     if (typeof indexedDB === 'undefined') throw new Error('indexedDB is not defined');
-    // Only members' pages open the database: its library is not part of every page's first load.
-    const { openDB } = await import(/* webpackChunkName: "idb" */ 'idb');
-    const db = await openDB<NetnetSchema>(DB_NAME, DB_VERSION, {
-      upgrade(upgrading) {
-        for (const name of ['titles', 'rated'] as const) {
-          if (!upgrading.objectStoreNames.contains(name)) {
-            upgrading.createObjectStore(name, { keyPath: ['uid', 'type', 'id'] }).createIndex('uid', 'uid');
-          }
-        }
-      },
-      // Let another tab upgrade or delete the database; the next call reopens it.
-      blocking() {
-        db.close();
-        opening = null;
-      },
-      terminated() {
-        opening = null;
-      },
-    });
-    return db;
+    // Only members' pages open the database: the code that opens it (and its library) is not part
+    // of every page's first load.
+    const { openNetnetDatabase } = await import(/* webpackChunkName: "idb" */ './openDatabase');
+    // Let another tab upgrade or delete the database; the next call reopens it.
+    return openNetnetDatabase(() => (opening = null));
   })();
   return Promise.race([database, timeout])
     .catch((error: unknown) => {
