@@ -22,6 +22,21 @@ test('a new visitor signs up on the landing page and lands on /browse', async ({
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
 });
 
+test('a visitor who only looks loads no sign-in service; starting on the form loads it', async ({ page }) => {
+  const signInService: string[] = [];
+  page.on('request', (request) => {
+    if (/firebase/i.test(new URL(request.url()).pathname)) signInService.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Unlimited movies, TV shows, and more.' })).toBeVisible();
+  // Well past the first page's head start and the idle time after it.
+  await page.waitForTimeout(5000);
+  expect(signInService).toEqual([]);
+
+  await page.getByLabel('Email address', { exact: true }).focus();
+  await expect.poll(() => signInService.length).toBeGreaterThan(0);
+});
+
 test('signing up with an existing email continues to sign-in with the email prefilled', async ({ page }) => {
   const member = await createMember();
   await page.goto('/');

@@ -17,7 +17,7 @@ import {
   useMemo,
   useRef,
   useState,
-  useSyncExternalStore,
+  startTransition,
   type AnchorHTMLAttributes,
   type MouseEvent,
   type ReactElement,
@@ -207,7 +207,13 @@ function useRouter(): RouterContextValue {
 }
 
 function Router({ history, children }: { history: History; children?: ReactNode }) {
-  const { location, navigationType } = useSyncExternalStore(history.subscribe, history.snapshot, history.snapshot);
+  const [{ location, navigationType }, setState] = useState(history.snapshot);
+  // A navigation renders the next page in a transition, as React Router does: the page on screen
+  // stays until the next one is ready, rather than flashing its loading state.
+  useLayoutEffect(() => {
+    setState(history.snapshot());
+    return history.subscribe(() => startTransition(() => setState(history.snapshot())));
+  }, [history]);
   const value = useMemo(() => ({ location, navigationType, history }), [location, navigationType, history]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
