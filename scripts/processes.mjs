@@ -1,7 +1,10 @@
 // Child processes of `npm start` and `npm run dev`: prefixed output, readiness checks, and one
 // Ctrl-C that stops them all.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { openDatabase } from '../control-plane/src/store/database.mjs';
+import { registerPublished } from '../control-plane/src/store/releases.mjs';
 import { root } from './build.mjs';
 
 const children = [];
@@ -40,6 +43,24 @@ const lastTasks = [];
 /** Work to finish after the servers and children are told to stop (the embedded database's shutdown). */
 export function atStop(task) {
   lastTasks.push(task);
+}
+
+/**
+ * The store the site shares (docs/architecture.md, "The store"), opened before anything that needs
+ * it: a database that cannot be had stops the start with its reason. Closed when everything stops;
+ * an embedded database is stopped only by whoever started it. Releases published into the deploy
+ * folder before the store knew them (an older checkout) are registered.
+ */
+export async function openSiteStore() {
+  const site = createRequire(import.meta.url)('./site.cjs');
+  const database = await openDatabase();
+  atStop(async () => {
+    await database.close();
+    if (database.embedded?.startedHere) await database.embedded.stop();
+  });
+  const imported = await registerPublished(database.pool, site.remotes);
+  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+  return database;
 }
 
 export function keepServer(server) {

@@ -8,9 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.mjs';
-import { openDatabase } from '../control-plane/src/store/database.mjs';
-import { registerPublished } from '../control-plane/src/store/releases.mjs';
-import { atStop, keepServer, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
+import { keepServer, openSiteStore, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 import { serveShell } from './shellServer.mjs';
 
@@ -22,16 +20,7 @@ async function main() {
   await buildIfNeeded();
 
   const { ports } = site;
-  // The store first: a database that cannot be had stops the start with its reason.
-  const database = await openDatabase();
-  atStop(async () => {
-    await database.close();
-    // Stopped only by whoever started it: a database another command started keeps running.
-    if (database.embedded?.startedHere) await database.embedded.stop();
-  });
-  // Releases published into the folder before the store knew them (an older checkout) are registered.
-  const imported = await registerPublished(database.pool, site.remotes);
-  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+  const database = await openSiteStore();
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(ports.catalogue) });
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();

@@ -12,9 +12,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from '../build.mjs';
-import { openDatabase } from '../../control-plane/src/store/database.mjs';
-import { registerPublished } from '../../control-plane/src/store/releases.mjs';
-import { atStop, startAuthEmulator, startProcess, stopAll, waitFor } from '../processes.mjs';
+import { atStop, openSiteStore, startAuthEmulator, startProcess, stopAll, waitFor } from '../processes.mjs';
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
@@ -39,13 +37,7 @@ async function main() {
   await buildIfNeeded();
 
   // The store before the instances, so they find it up and migrated (scripts/start.mjs does the same).
-  const database = await openDatabase();
-  atStop(async () => {
-    await database.close();
-    if (database.embedded?.startedHere) await database.embedded.stop();
-  });
-  const imported = await registerPublished(database.pool, site.remotes);
-  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+  await openSiteStore();
 
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(site.ports.catalogue) });
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
