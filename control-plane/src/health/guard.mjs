@@ -13,7 +13,7 @@
 // carries over untouched.
 import { hostname } from 'node:os';
 import { rollback, setCanary } from '../deploy/rolloutCommands.mjs';
-import { readFigures } from '../store/health.mjs';
+import { pruneHealth, readFigures } from '../store/health.mjs';
 import { acquireLease, releaseLease } from '../store/lease.mjs';
 import { Conflict, LeaseLost, readRollout, updateRollout } from '../store/rollouts.mjs';
 import { countsSince, minuteOf } from './figures.mjs';
@@ -234,6 +234,12 @@ function trackStages(rollout, state, now) {
 export async function runGuard({ db, environment, env = process.env, holder = guardName(), leaseMs, figures, now = Date.now(), state = {}, log = () => {}, ...options }) {
   const lease = await acquireLease(db, environment, holder, leaseMs ?? 3 * (options.intervalMs ?? GUARD_DEFAULTS.intervalMs));
   if (!lease) return { leader: false, decisions: [], applied: [] };
+  // The lease holder also drops counts older than a day, at most once an hour: no other process
+  // owns the table's size.
+  if (!(state.prunedAt > now - 60 * 60_000)) {
+    await pruneHealth(db, { now });
+    state.prunedAt = now;
+  }
   const { rollout } = await readRollout(db, environment);
   if (!rollout) return { leader: true, decisions: [], applied: [] };
   const current = figures ?? (await readFigures(db, environment, { now }));

@@ -65,7 +65,7 @@ export async function transaction(pool, work) {
 }
 
 /** Where the store is, as `pg` takes it: DATABASE_URL, else the embedded server (started if need be). */
-export async function databaseConfig(env = process.env) {
+async function databaseConfig(env = process.env) {
   if (env.DATABASE_URL) return { config: { connectionString: env.DATABASE_URL }, embedded: null };
   const embedded = await startEmbedded(env);
   return { config: embedded.config, embedded };

@@ -18,7 +18,7 @@ import { deployDir } from '../deploy/tree.mjs';
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
-export const EMBEDDED_USER = 'netnet';
+const EMBEDDED_USER = 'netnet';
 const PORT = 5432;
 // Unix sockets live at <dir>/.s.PGSQL.<port>, and the kernel caps that path at 107 bytes.
 const MAX_SOCKET_PATH = 107;

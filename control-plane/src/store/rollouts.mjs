@@ -15,7 +15,7 @@ const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export const ROLLOUT_CHANNEL = 'netnet_rollout';
 const MAX_ATTEMPTS = 20;
 
-export const isEnvironment = (value) => typeof value === 'string' && ENVIRONMENT.test(value);
+const isEnvironment = (value) => typeof value === 'string' && ENVIRONMENT.test(value);
 
 export function environmentName(env = process.env, explicit = undefined) {
   const name = explicit ?? (env.NETNET_ENV || 'local');
