@@ -183,6 +183,8 @@ test.describe('a signed-in member', () => {
     await expect(myList).toHaveAttribute('aria-disabled', 'false');
     await myList.click();
     await expect(myList).toHaveAttribute('aria-pressed', 'true');
+    // The button is unavailable while the save is written; leaving before then could lose it.
+    await expect(myList).toHaveAttribute('aria-disabled', 'false');
 
     for (const path of PAGES) {
       await page.goto(path);

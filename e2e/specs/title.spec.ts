@@ -150,6 +150,9 @@ test.describe('title pages', () => {
     await rate.click();
     await expect(myList).toHaveAttribute('aria-pressed', 'true');
     await expect(rate).toHaveAttribute('aria-pressed', 'true');
+    // Both are unavailable while their writes are under way; a reload waits for them to settle.
+    await expect(myList).toHaveAttribute('aria-disabled', 'false');
+    await expect(rate).toHaveAttribute('aria-disabled', 'false');
 
     await page.reload();
     await expect(page.getByRole('button', { name: 'My list' })).toHaveAttribute('aria-pressed', 'true');
