@@ -18,11 +18,13 @@ import { prepareNginx } from '../../scripts/cluster/frontDoor.mjs';
 import { ensureNginx, NGINX } from '../../scripts/cluster/install.mjs';
 import { superviseInstances } from '../../scripts/cluster/instances.mjs';
 import { steadyLoad } from '../bench/steadyLoad.mjs';
+import { getFrom } from '../support/loopbackClients.mjs';
 
 const site = (await import('../../scripts/site.cjs')).default;
 const FAKE = new URL('./fakeInstance.mjs', import.meta.url).pathname;
 const SCRIPT = 'console.log("netnet");'.repeat(200);
 const HASHED_JS = 'main.0123456789.js';
+const PAGES_PER_CLIENT = 4;
 
 async function freePort() {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -83,7 +85,7 @@ before(async () => {
     ports,
     deployDir: join(dir, 'deploy'),
     // Low enough for the test to reach with a handful of requests.
-    limits: { reportsPerSecond: 1, reportsBurst: 5 },
+    limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT },
   });
   nginx = spawn(NGINX, args, { stdio: 'inherit' });
   for (let tries = 0; tries < 100; tries += 1) {
@@ -178,6 +180,16 @@ test('nginx limits release-health reports per client and refuses bodies over 16 
   assert.equal((await post('x'.repeat(17 * 1024))).status, 413);
 });
 
+test('one client gets a few page renders at once and 429 past them, while another client is served', async () => {
+  const greedy = Array.from({ length: 12 }, () => getFrom(origin, '/slow?ms=800', { client: 100 }));
+  await sleep(200);
+  const other = await getFrom(origin, '/slow?ms=10', { client: 101 });
+  const statuses = (await Promise.all(greedy)).map(({ status }) => status);
+  assert.equal(other.status, 200, 'the other client was served');
+  assert.equal(statuses.filter((status) => status === 200).length, PAGES_PER_CLIENT, `${statuses}`);
+  assert.equal(statuses.filter((status) => status === 429).length, 12 - PAGES_PER_CLIENT, `${statuses}`);
+});
+
 test('a POST an instance dropped is never sent to another instance', async () => {
   const postsOf = async () => {
     const counts = new Map();
@@ -194,16 +206,20 @@ test('a POST an instance dropped is never sent to another instance', async () =>
   assert.equal((await postsOf()) - before, 1, 'the POST reached one instance only');
 });
 
-/** GETs of `path` at `rate` a second for `seconds` while `during()` runs; what failed. */
+/**
+ * GETs of `path` at `rate` a second for `seconds` while `during()` runs, from 40 clients (as many
+ * members, each under nginx's per-client page limit); what failed.
+ */
 async function underLoad({ rate, seconds, path = '/browse' }, during) {
+  let sent = 0;
   const load = steadyLoad({
     rate,
     duration: seconds,
     send: async () => {
-      const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`status ${response.status}`);
-      return response.status;
+      sent += 1;
+      const { status } = await getFrom(origin, path, { client: sent % 40, timeoutMs: 10_000 });
+      if (status !== 200) throw new Error(`status ${status}`);
+      return status;
     },
   });
   await during();

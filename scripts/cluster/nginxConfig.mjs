@@ -27,9 +27,22 @@ export const LIMITS = Object.freeze({
   clientKeepAlive: 30,
   /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.mjs). */
   maxBodyKb: 16,
-  /** Release-health batches per client address and second, and the burst above it (the collector's own bucket). */
-  reportsPerSecond: 20,
-  reportsBurst: 40,
+  /**
+   * Page requests one client address may have being rendered at once. Pages are the expensive
+   * answers (a server render each): a client pipelining or opening many connections gets its share
+   * and 429 past it, so the instances' render slots stay free for everyone else. A browser asks for
+   * one page at a time; several members behind one NAT rarely have more than a few renders in
+   * flight together (a render takes milliseconds).
+   */
+  pagesPerClient: 8,
+  /**
+   * Release-health batches per client address and second, and the burst above it: a flood guard
+   * only. nginx cannot read a body, so a tight limit here would charge junk and then refuse the
+   * real reports of other pages behind the same address; the collector refuses junk before it
+   * charges its own, tighter, per-client bucket (control-plane/src/health/collector.mjs).
+   */
+  reportsPerSecond: 200,
+  reportsBurst: 400,
   /**
    * Idle seconds before nginx drops a kept-alive connection to an instance: shorter than the
    * instance's keepAliveTimeout (5 s, scripts/serve.mjs), so nginx never sends a request on a
@@ -180,6 +193,7 @@ http {
     client_max_body_size ${limits.maxBodyKb}k;
     limit_conn_zone $binary_remote_addr zone=per_client:10m;
     limit_conn per_client ${limits.connectionsPerClient};
+    limit_conn_zone $binary_remote_addr zone=pages_per_client:10m;
     limit_conn_status 429;
     limit_req_zone $binary_remote_addr zone=reports:10m rate=${limits.reportsPerSecond}r/s;
     limit_req_status 429;
@@ -242,8 +256,9 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: false, html: true, indent: '    
             try_files $uri =404;
         }
     }
-    # Every page address: rendered by an instance.
+    # Every page address: rendered by an instance, a few at once per client.
     location / {
+        limit_conn pages_per_client ${limits.pagesPerClient};
         proxy_pass http://shell_instances;
     }
     }
