@@ -11,9 +11,10 @@ import { readOverrides } from './rollout/overrides';
 import { App } from './App';
 
 const container = document.getElementById('root')!;
-const server = readServerState();
-// A QA session (pins, a token) chooses its releases in the browser: it renders afresh.
-const hydrating = server !== null && container.hasChildNodes() && !qaToken() && Object.keys(readOverrides()).length === 0;
+// A QA session (pins, a token) chooses its releases in the browser: it asks for its own state and renders afresh.
+const server = !qaToken() && Object.keys(readOverrides()).length === 0 ? readServerState() : null;
+// A page a busy server left to the browser brings the state without a render: it boots from it, and renders.
+const hydrating = server !== null && container.hasChildNodes();
 
 /** The server rendered a guard's answer: the address says so before the router reads it. */
 function followServerRedirect({ redirect }: ServerState): void {
@@ -29,7 +30,7 @@ function onRecoverableError(error: unknown): void {
 }
 
 if (hydrating) followServerRedirect(server);
-boot(hydrating ? server : null).then(
+boot(server).then(
   () => {
     const app = <StrictMode><App /></StrictMode>;
     if (hydrating) hydrateRoot(container, app, { onRecoverableError });

@@ -9,7 +9,7 @@ import { pageKey } from '../federation/preload';
 import type { Choice } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
-import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles } from './document';
+import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles, type Template } from './document';
 import { chooseEncoding, type Coding } from './encoding';
 import { faultOf, keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
 import { keepRecordsOf, recordedHashes } from './releaseRecord';
@@ -131,10 +131,13 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       res.writeEarlyHints?.({ link: page.shellFiles.map(hintOf) });
     }
 
-    // The page without a render: the browser renders it (as before servers).
+    // The page without a render: the browser renders it (as before servers). It still brings the
+    // runtime state (config and this request's map) when the map reads, so a browser sent here by
+    // a busy server asks that server for nothing more before it starts.
     const clientOnly = () => {
       const coding = chooseEncoding(req.headers['accept-encoding']);
-      const body = clientPage(coding);
+      const state = clientState(req, member);
+      const body = state ? compress(Buffer.from(withState(page, '', state)), coding) : clientPage(coding);
       res.writeHead(200, { ...headers, ...(coding && { 'Content-Encoding': coding }), 'Content-Length': String(body.length) });
       res.end(body);
     };
@@ -249,15 +252,18 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       member,
       ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),
     };
-    send(
-      req,
-      res,
-      headers,
-      `${page.head}${area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''}${page.bodyStart}${result.html}${page.bodyEnd.replace(
-        '</body>',
-        `<script type="application/json" id="${SERVER_STATE_ID}">${serializeState(state)}</script></body>`,
-      )}`,
-    );
+    send(req, res, headers, withState(page, result.html, state, area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''));
+  }
+
+  /** The state of a page left to the browser: no render, no catalogue answers; null when the map cannot be read. */
+  function clientState(req: IncomingMessage, member: string | null): ServerState | null {
+    try {
+      const map = remoteMap(req);
+      parseRemoteMap(map);
+      return { config, map, chosen: {}, catalogue: {}, member };
+    } catch {
+      return null;
+    }
   }
 
   return Object.assign(servePage, {
@@ -266,6 +272,14 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       await warmServerPages(pageList, (remote) => map.remotes[remote]);
     },
   });
+}
+
+/** The page: the area's links in the head, `html` in #root, and the state the browser boots from after it. */
+function withState(page: Template, html: string, state: ServerState, links = ''): string {
+  return `${page.head}${links}${page.bodyStart}${html}${page.bodyEnd.replace(
+    '</body>',
+    `<script type="application/json" id="${SERVER_STATE_ID}">${serializeState(state)}</script></body>`,
+  )}`;
 }
 
 /**

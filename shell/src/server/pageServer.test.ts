@@ -83,6 +83,7 @@ function raw(port: number, text: string, count: number): Promise<{ responses: Ra
 
 const get = (path: string, headers = '', version = '1.1') => `GET ${path} HTTP/${version}\r\nHost: netnet.test\r\nCookie: netnet-device=d1\r\n${headers}\r\n`;
 const rendered = (body: Buffer) => body.toString('utf8').includes(RENDERED);
+const stateOf = (page: string): unknown => JSON.parse(/<script type="application\/json" id="netnet-state">(.*?)<\/script>/.exec(page)?.[1] ?? 'null');
 
 beforeEach(() => {
   jest.spyOn(console, 'warn').mockImplementation(() => {});
@@ -101,7 +102,10 @@ describe('the render cap', () => {
     expect(render).toHaveBeenCalledTimes(1);
     expect(responses.map((r) => rendered(r.body))).toEqual([true, ...Array(11).fill(false)]);
     for (const response of responses.filter((r) => !rendered(r.body))) {
-      expect(response.body.toString('utf8')).toBe(TEMPLATE);
+      // The shell's page with nothing rendered, and the state to boot from: no more requests to a busy server.
+      const page = response.body.toString('utf8');
+      expect(page).toContain('<div id="root"></div>');
+      expect(stateOf(page)).toEqual({ config: CONFIG, map: { remotes: {} }, chosen: {}, catalogue: {}, member: null });
       expect(response.head).toMatch(/\r\ncontent-type: text\/html; charset=utf-8/i);
       expect(response.head).toMatch(/\r\ncache-control: no-store/i);
     }
@@ -196,7 +200,21 @@ describe('compression', () => {
     const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 0, maxWaitMs: 10 } });
     const { responses } = await raw(port, get('/', 'Accept-Encoding: br;q=0, gzip\r\n').repeat(2), 2);
     expect(responses[1]!.head).toMatch(/\r\ncontent-encoding: gzip/i);
-    expect(gunzipSync(responses[1]!.body).toString('utf8')).toBe(TEMPLATE);
+    const page = gunzipSync(responses[1]!.body).toString('utf8');
+    expect(rendered(responses[1]!.body)).toBe(false);
+    expect(stateOf(page)).toMatchObject({ map: { remotes: {} }, catalogue: {} });
+  });
+});
+
+describe('the page left to the browser', () => {
+  it('carries no state when the map cannot be read: the browser asks for it', async () => {
+    const port = await serve({
+      remoteMap: () => {
+        throw new Error('the store never answered');
+      },
+    });
+    const { responses } = await raw(port, get('/browse').repeat(2), 2);
+    expect(responses.map((r) => r.body.toString('utf8'))).toEqual([TEMPLATE, TEMPLATE]);
   });
 });
 
