@@ -60,7 +60,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 async function startCluster(instances) {
   const child = spawn(process.execPath, [join(root, 'scripts/cluster/start.mjs')], {
     cwd: root,
-    env: { ...process.env, NETNET_INSTANCES: String(instances) },
+    // autocannon's connections all come from 127.0.0.1 but stand for as many members: nginx's
+    // per-client page limit (8 at once) would turn most of them away.
+    env: { ...process.env, NETNET_INSTANCES: String(instances), NETNET_NGINX_PAGES_PER_CLIENT: '256' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

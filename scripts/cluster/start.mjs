@@ -28,6 +28,18 @@ export function instancePorts(env = process.env) {
   return Array.from({ length: count }, (_, index) => first + index);
 }
 
+/**
+ * nginx's per-client page limit, raised for a load generator whose connections all come from one
+ * address but stand for many members (bench:cluster): NETNET_NGINX_PAGES_PER_CLIENT.
+ */
+function limitsFrom(env) {
+  const raw = env.NETNET_NGINX_PAGES_PER_CLIENT;
+  if (raw === undefined) return {};
+  const pagesPerClient = Number(raw);
+  if (!Number.isInteger(pagesPerClient) || pagesPerClient < 1) throw new Error(`NETNET_NGINX_PAGES_PER_CLIENT must be a whole number from 1, not "${raw}"`);
+  return { pagesPerClient };
+}
+
 const stateFile = join(clusterDir, 'state.json');
 
 async function main() {
@@ -60,7 +72,7 @@ async function main() {
   // nginx first: it also serves the remotes' builds and the releases, which the instances load
   // their server builds from while they warm up. Pages answer once an instance is ready.
   const workers = process.env.NETNET_NGINX_WORKERS === 'auto' ? 'auto' : Number(process.env.NETNET_NGINX_WORKERS ?? 1);
-  const { args, configFile } = prepareNginx({ instancePorts: ports, workers });
+  const { args, configFile } = prepareNginx({ instancePorts: ports, workers, limits: limitsFrom(process.env) });
   nginxPid = startProcess('nginx', NGINX, args).pid;
   await waitFor(`http://localhost:${site.ports[site.remotes[0]]}/mf-manifest.json`, 'nginx', 10_000);
   await waitFor(`http://localhost:${site.ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
