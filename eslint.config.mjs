@@ -36,15 +36,15 @@ const byName = (workspace) => {
   return `^(${names.map(escape).join('|')})(/.*)?$`;
 };
 
-const ROUTER_ONLY_IN_SHARED =
-  'React Router is reached through `@netnet/shared` (one trimmed router for the whole page); import it from there.';
+const ONE_ROUTER =
+  "Netnet's router is `@netnet/shared`'s, one for the whole page (docs/architecture.md, \"Singletons\"); React Router is not a dependency.";
 const SHARED_EXPORTS_ONLY =
   "Import `@netnet/shared` (or one of the entries in shared/package.json `exports`), never a file inside it.";
 
 /** What a workspace may not import, by specifier (before resolution, so unresolvable names count too). */
 function restrictedSpecifiers(workspace) {
   const groups = [{ regex: '^@netnet/shared/src(/.*)?$', message: SHARED_EXPORTS_ONLY }];
-  if (workspace !== 'shared') groups.push({ regex: '^react-router(-dom)?(/.*)?$', message: ROUTER_ONLY_IN_SHARED });
+  groups.push({ regex: '^react-router(-dom)?(/.*)?$', message: ONE_ROUTER });
   const forbidden = forbiddenWorkspaces(workspace);
   if (forbidden.length > 0) {
     groups.push(...forbidden.map((app) => ({ regex: byName(app), message: whyForbidden(workspace) })));
@@ -112,7 +112,7 @@ const rawHtmlSinks = [
 // Dynamic import() of the router is as much a second router as a static one.
 const dynamicImportOfRouter = {
   selector: 'ImportExpression[source.value=/^react-router/]',
-  message: ROUTER_ONLY_IN_SHARED,
+  message: ONE_ROUTER,
 };
 
 const SOURCE = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
@@ -243,7 +243,7 @@ export default tseslint.config(
     files: workspace === '.' ? ['*.{js,mjs,cjs,ts}', 'scripts/**'] : [`${workspace}/**`],
     rules: {
       'no-restricted-imports': ['error', { patterns: restrictedSpecifiers(workspace) }],
-      'no-restricted-syntax': ['error', ...rawHtmlSinks, ...(workspace === 'shared' ? [] : [dynamicImportOfRouter])],
+      'no-restricted-syntax': ['error', ...rawHtmlSinks, dynamicImportOfRouter],
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: restrictedZones(workspace) }],
       // A path into another package (`../../shell/src/x`) hides a dependency from package.json.
       'import-x/no-relative-packages': workspace === '.' || workspace === 'e2e' ? 'off' : 'error',

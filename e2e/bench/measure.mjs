@@ -32,7 +32,7 @@ export const IDLE_MS = 3000;
 export const FIREBASE = /firebase/i;
 const FIREBASE_SDK = 'FirebaseError';
 
-export const SINGLETONS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'jotai', '@netnet/shared', 'react-router'];
+export const SINGLETONS = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'jotai', '@netnet/shared'];
 
 /**
  * Runs in every page before its own scripts: buffered LCP and layout-shift observers, and
