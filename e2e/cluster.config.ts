@@ -3,6 +3,7 @@ import { defineConfig } from '@playwright/test';
 // The site through its front door: `npm run start:cluster` (nginx in front of two shell instances,
 // docs/deploy.md) instead of `npm start`. Same ports, so it runs after the main suite, never beside it.
 import chromium from './chromium.json';
+import { clusterEnvironment } from './support/clusterEnvironment';
 import { siteUrl } from './support/site';
 
 export default defineConfig({
@@ -29,5 +30,8 @@ export default defineConfig({
     gracefulShutdown: { signal: 'SIGINT', timeout: 15_000 },
     stdout: 'pipe',
     stderr: 'pipe',
+    // The specs roll out canaries and let the guard roll them back in a rollout environment of
+    // their own (support/clusterEnvironment.ts), laid over the rest of this machine's environment.
+    env: { NETNET_ENV: clusterEnvironment },
   },
 });

@@ -1,54 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test, expect, asVisitor } from '../support/memberSession';
+import { allReady, clusterState, underLoad } from '../support/cluster';
 import { newMemberDetails } from '../support/members';
-import { getFrom } from '../support/loopbackClients.mjs';
 import { originOf, siteUrl } from '../support/site';
 
 // The whole site through its front door (docs/deploy.md): nginx in front of two shell instances
 // started by `npm run start:cluster` (e2e/cluster.config.ts). Visitors and members get the same
 // pages as through `npm start`; nginx serves the files; an instance killed or restarted costs no
 // member a request.
-
-interface ClusterState {
-  pid: number;
-  nginx: number;
-  rolling: boolean;
-  rollingRestarts: number;
-  instances: { name: string; port: number; pid: number | null; state: string }[];
-}
-
-const stateFile = join(__dirname, '..', '..', '.cluster', 'state.json');
-const clusterState = (): ClusterState => JSON.parse(readFileSync(stateFile, 'utf8')) as ClusterState;
-
-/** Until every instance is ready (the supervisor replaces one that died). */
-async function allReady(): Promise<ClusterState> {
-  await expect.poll(() => clusterState().instances.every((instance) => instance.state === 'ready' && instance.pid !== null), { timeout: 60_000 }).toBe(true);
-  return clusterState();
-}
-
-/** GETs of `path` at `rate` a second for `seconds` from 40 clients, each sent on time, while `during()` runs. */
-async function underLoad(path: string, rate: number, seconds: number, during: () => Promise<void>) {
-  const failures: string[] = [];
-  const sent: Promise<void>[] = [];
-  const started = Date.now();
-  const load = (async () => {
-    for (let i = 0; i < rate * seconds; i += 1) {
-      const wait = started + (i * 1000) / rate - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      sent.push(
-        getFrom(siteUrl, path, { client: i % 40, headers: { Cookie: `netnet-device=cluster-spec-${i % 40}` } }).then(
-          ({ status }) => void (status !== 200 && failures.push(`${path}: ${status}`)),
-          (error: Error) => void failures.push(`${path}: ${error.message}`),
-        ),
-      );
-    }
-  })();
-  await during();
-  await load;
-  await Promise.all(sent);
-  return { sent: sent.length, failures };
-}
 
 test.describe('visitors', () => {
   test.use(asVisitor);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,7 +13,16 @@ interface DatabaseModule {
   openDatabase(options?: { max?: number }): Promise<{ pool: Pool; close(): Promise<void> }>;
 }
 
+interface RolloutsModule {
+  updateRollout(db: Pool, environment: string, change: (latest: unknown) => unknown, who: { actor: string; action: string; reason?: string }): Promise<unknown>;
+}
+interface EmbeddedModule {
+  embeddedDir(): string;
+  startEmbedded(): Promise<{ stop(): Promise<void> }>;
+}
+
 const root = join(__dirname, '..', '..');
+const controlPlane = <T>(file: string) => import(pathToFileURL(join(root, 'control-plane/src', file)).href) as Promise<T>;
 
 async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
   const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.mjs')).href)) as DatabaseModule;
@@ -53,4 +63,69 @@ export function readMap<T>(environment: string): Promise<T | null> {
     const result = (await pool.query('SELECT map FROM rollouts WHERE environment = $1', [environment])) as { rows: { map: T }[] };
     return result.rows[0]?.map ?? null;
   });
+}
+
+/**
+ * Puts `map` back as an environment's map (null: none, served as the remotes' own builds), written
+ * as every change is (a new version, an audit entry, a notification), so running instances take
+ * it within a second. For an environment a running site serves: removing its row instead would
+ * leave the instances holding the newer map they have (docs/architecture.md, "The store").
+ */
+export function restoreMap(environment: string, map: unknown): Promise<void> {
+  return withStore(async (pool) => {
+    const { updateRollout } = await controlPlane<RolloutsModule>('store/rollouts.mjs');
+    const result = (await pool.query('SELECT map FROM rollouts WHERE environment = $1', [environment])) as { rows: { map: unknown }[] };
+    const target = map ?? { remotes: {} };
+    const current = JSON.stringify(result.rows[0]?.map ?? null);
+    if (current === JSON.stringify(map) || current === JSON.stringify(target)) return;
+    await updateRollout(pool, environment, () => structuredClone(target), { actor: 'e2e', action: 'restore', reason: 'a spec puts the map back as it found it' });
+  });
+}
+
+export interface AuditEntry {
+  map_version: number;
+  actor: string;
+  action: string;
+  remote: string | null;
+  reason: string | null;
+}
+
+/** An environment's audit trail from map version `since` on, oldest first: who changed the map, how and why. */
+export function auditSince(environment: string, since: number): Promise<AuditEntry[]> {
+  return withStore(async (pool) => {
+    const result = (await pool.query(
+      'SELECT map_version, actor, action, remote, reason FROM audit WHERE environment = $1 AND map_version > $2 ORDER BY id',
+      [environment, since],
+    )) as { rows: AuditEntry[] };
+    return result.rows.map((row) => ({ ...row, map_version: Number(row.map_version) }));
+  });
+}
+
+/** An environment's map version (0: none yet). */
+export function mapVersion(environment: string): Promise<number> {
+  return withStore(async (pool) => {
+    const result = (await pool.query('SELECT version FROM rollouts WHERE environment = $1', [environment])) as { rows: { version: string }[] };
+    return Number(result.rows[0]?.version ?? 0);
+  });
+}
+
+/** The store is the embedded PostgreSQL (no DATABASE_URL): the one a spec may stop and start. */
+export const storeIsEmbedded = (): boolean => !process.env.DATABASE_URL;
+
+/**
+ * Stops the embedded PostgreSQL as its own code stops it (pg_ctl stop -m fast, as its user):
+ * every connection is cut and new ones are refused until startDatabase().
+ */
+export async function stopDatabase(): Promise<void> {
+  const { embeddedDir, startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.mjs');
+  // Finds the running server (starts none that runs already) and gives its stop().
+  await (await startEmbedded()).stop();
+  // stop() swallows pg_ctl's errors: a server still running would make the spec prove nothing.
+  if (existsSync(join(embeddedDir(), 'postmaster.pid'))) throw new Error(`PostgreSQL in ${embeddedDir()} did not stop`);
+}
+
+/** Starts the embedded PostgreSQL again, exactly as the site starts it, so the site's own shutdown stops it later. */
+export async function startDatabase(): Promise<void> {
+  const { startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.mjs');
+  await startEmbedded();
 }

@@ -1,0 +1,155 @@
+import { hostname } from 'node:os';
+import type { Browser, Request } from '@playwright/test';
+import { test, expect } from '../support/test';
+import {
+  allReady,
+  instanceOrigins,
+  metricsOf,
+  npmRun,
+  pageMapOf,
+  publishCopies,
+  putBack,
+  remotesJsonOf,
+  servedNow,
+  sumOf,
+  type RemoteMap,
+} from '../support/cluster';
+import { clusterEnvironment } from '../support/clusterEnvironment';
+import { auditSince, mapVersion, readMap } from '../support/controlPlane';
+import { siteUrl } from '../support/site';
+
+// Staged rollouts on the cluster (docs/deploy.md): the release owner's commands and the guard act
+// on the store every instance shares, and every instance — whichever one nginx sends a member
+// to — serves what they decided (docs/architecture.md, "The store", "Release health"). The
+// releases are copies of remote-auth's production build published under this run's versions; the
+// environment is the one the cluster serves (support/clusterEnvironment.ts), put back as found.
+
+const REMOTE = 'remote-auth';
+const run = Date.now().toString(36);
+const TAGLINE = 'Unlimited movies, TV shows, and more.';
+
+/**
+ * The canary of REMOTE as every answer names it: /remotes.json and a page rendered by the server,
+ * each straight from every instance and several times through nginx (which spreads them over the
+ * instances). null where an answer names no canary.
+ */
+async function canaryEverywhere(): Promise<(string | null)[]> {
+  const canaryOf = (map: RemoteMap) => map.remotes[REMOTE]?.canary?.version ?? null;
+  const origins = [...instanceOrigins(), ...Array.from({ length: 4 }, () => siteUrl)];
+  const answers = await Promise.all(origins.flatMap((origin) => [remotesJsonOf(origin), pageMapOf(origin)]));
+  return answers.map(canaryOf);
+}
+const everywhere = <T>(value: T): T[] => Array.from({ length: (instanceOrigins().length + 4) * 2 }, () => value);
+
+test('a canary set with the CLI is on the pages of every instance within a second, and a rollback takes it off everywhere', async () => {
+  const STABLE = `6.0.0-e2e.${run}`;
+  const CANARY = `6.1.0-e2e.${run}`;
+  await allReady();
+  const before = await servedNow();
+  const unpublish = await publishCopies(REMOTE, [{ version: STABLE }, { version: CANARY }]);
+  try {
+    await npmRun('rollout', 'stable', REMOTE, STABLE);
+    await expect.poll(canaryEverywhere).toEqual(everywhere(null));
+
+    await npmRun('rollout', 'canary', REMOTE, CANARY, '--percent', '50');
+    const set = Date.now();
+    await expect.poll(canaryEverywhere, { timeout: 1_000, intervals: [50] }).toEqual(everywhere(CANARY));
+    console.log(`canary on every answer ${Date.now() - set} ms after the command returned`);
+
+    expect(await npmRun('rollout', 'rollback', REMOTE)).toContain(`stable ${STABLE}`);
+    const rolledBack = Date.now();
+    await expect.poll(canaryEverywhere, { timeout: 1_000, intervals: [50] }).toEqual(everywhere(null));
+    console.log(`rollback on every answer ${Date.now() - rolledBack} ms after the command returned`);
+  } finally {
+    await unpublish();
+    await putBack(before);
+  }
+});
+
+interface Visit {
+  channel: string;
+  version: string;
+  fellBackFrom?: { version: string; channel: string };
+}
+
+/** One new visitor on `/` through nginx: the page works, and its browser sends its reports. */
+async function visit(browser: Browser): Promise<Visit> {
+  const context = await browser.newContext({ baseURL: siteUrl });
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const sent = page.waitForRequest((request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/health/reports', { timeout: 30_000 });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+    await expect(page.getByText('This part of Netnet is unavailable right now')).toHaveCount(0);
+    // Answered, not only sent: the instance counts a batch once the store has it.
+    await (await sent).response();
+    const status = await page.evaluate((remote) => (window as unknown as { 'netnet:remotes': Record<string, Visit> })['netnet:remotes'][remote], REMOTE);
+    expect(errors, 'uncaught errors').toEqual([]);
+    if (!status) throw new Error(`the page says nothing of ${REMOTE}`);
+    return status;
+  } finally {
+    await context.close();
+  }
+}
+
+interface GuardEntry {
+  remote: string;
+  action: string;
+  version: string;
+  reason: string;
+}
+
+test('a canary whose page chunk is missing is rolled back by one guard, the lease holder, from reports that reached both instances', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const STABLE = `6.2.0-e2e.${run}`;
+  const BROKEN = `6.3.0-e2e.${run}`;
+  const { instances } = await allReady();
+  const before = await servedNow();
+  const unpublish = await publishCopies(REMOTE, [{ version: STABLE }, { version: BROKEN, without: 'Landing' }]);
+  try {
+    await npmRun('rollout', 'stable', REMOTE, STABLE);
+    const since = await mapVersion(clusterEnvironment);
+    await npmRun('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
+
+    // Visitors, 4 at a time, until the canary is gone (no command is given) or far more met it than the guard needs.
+    const visits: Visit[] = [];
+    const canaryNow = async () => (await readMap<{ remotes: Record<string, { canary?: { version: string } }> }>(clusterEnvironment))!.remotes[REMOTE]!.canary?.version;
+    while ((await canaryNow()) === BROKEN) {
+      visits.push(...(await Promise.all(Array.from({ length: 4 }, () => visit(browser)))));
+      expect(visits.length, 'visitors before the guard acted').toBeLessThan(120);
+    }
+    const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
+    // A canary that fails every session is judged after 8 failures (docs/architecture.md, "Release health").
+    expect(metCanary.length).toBeGreaterThanOrEqual(8);
+    for (const one of metCanary) expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
+
+    // Both instances took reports of this rollout (nginx spread the beacons), and together all the canary's failures.
+    const perInstance = await Promise.all(instanceOrigins().map(metricsOf));
+    const reports = (samples: (typeof perInstance)[number], labels: Record<string, string>) => sumOf(samples, 'netnet_health_reports_total', { remote: REMOTE, ...labels });
+    const taken = perInstance.map((samples) => reports(samples, { release: STABLE }) + reports(samples, { release: BROKEN }));
+    console.log(`reports taken by each instance: ${taken.join(', ')}; ${metCanary.length} of ${visits.length} visitors met the canary`);
+    for (const count of taken) expect(count).toBeGreaterThan(0);
+    expect(perInstance.reduce((sum, samples) => sum + reports(samples, { release: BROKEN, channel: 'canary', outcome: 'fell-back' }), 0)).toBe(metCanary.length);
+
+    // One rollback, by one guard: an instance's, the lease holder's at the time.
+    const rollout = (await readMap<{ guardHistory?: GuardEntry[] }>(clusterEnvironment))!;
+    const decided = (rollout.guardHistory ?? []).filter((entry) => entry.version === BROKEN);
+    expect(decided).toEqual([expect.objectContaining({ remote: REMOTE, action: 'rollback', reason: expect.stringMatching(/^failure rate: canary /) })]);
+    const changes = (await auditSince(clusterEnvironment, since)).filter((entry) => entry.remote === REMOTE);
+    expect(changes.map((entry) => entry.action)).toEqual(['canary', 'rollback']);
+    const guards = instances.map((instance) => `guard@${hostname()}:${instance.pid}`);
+    expect(guards).toContain(changes[1]!.actor);
+
+    // Every instance serves the stable alone now, and a new visitor gets it.
+    for (const origin of instanceOrigins()) expect((await remotesJsonOf(origin)).remotes[REMOTE]).toMatchObject({ stable: { version: STABLE } });
+    for (const origin of instanceOrigins()) expect((await remotesJsonOf(origin)).remotes[REMOTE]!.canary).toBeUndefined();
+    const after = await visit(browser);
+    expect(after).toMatchObject({ version: STABLE, channel: 'stable' });
+    expect(after.fellBackFrom).toBeUndefined();
+  } finally {
+    await unpublish();
+    await putBack(before);
+  }
+});

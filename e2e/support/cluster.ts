@@ -1,0 +1,186 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from './test';
+import { clusterEnvironment } from './clusterEnvironment';
+import { forgetReleases, readMap, restoreMap } from './controlPlane';
+import { getFrom } from './loopbackClients.mjs';
+import { siteUrl } from './site';
+
+// The cluster `npm run e2e:cluster` runs (`npm run start:cluster`, docs/deploy.md) as its specs see
+// it: who runs where (.cluster/state.json), each instance straight on its own port beside the
+// front door, the release owner's commands in the environment it serves, and releases published
+// for a spec and removed after it.
+
+const root = resolve(__dirname, '../..');
+const site = require('../../scripts/site.cjs') as { deployDir(): string };
+const execute = promisify(execFile);
+
+export interface ClusterState {
+  pid: number;
+  nginx: number;
+  rolling: boolean;
+  rollingRestarts: number;
+  instances: { name: string; port: number; pid: number | null; state: string }[];
+}
+
+const stateFile = join(root, '.cluster', 'state.json');
+export const clusterState = (): ClusterState => JSON.parse(readFileSync(stateFile, 'utf8')) as ClusterState;
+
+/** Until every instance is ready (the supervisor replaces one that died). */
+export async function allReady(): Promise<ClusterState> {
+  await expect.poll(() => clusterState().instances.every((instance) => instance.state === 'ready' && instance.pid !== null), { timeout: 60_000 }).toBe(true);
+  return clusterState();
+}
+
+/** Each instance straight on its own port, as an operator's scraper or a probe reaches it (not through nginx). */
+export const instanceOrigins = (): string[] => clusterState().instances.map((instance) => `http://127.0.0.1:${instance.port}`);
+
+/** GETs of `path` at `rate` a second for `seconds` from 40 clients, each sent on time, while `during()` runs. */
+export async function underLoad(path: string, rate: number, seconds: number, during: () => Promise<void>) {
+  const failures: string[] = [];
+  const sent: Promise<void>[] = [];
+  const started = Date.now();
+  const load = (async () => {
+    for (let i = 0; i < rate * seconds; i += 1) {
+      const wait = started + (i * 1000) / rate - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sent.push(
+        getFrom(siteUrl, path, { client: i % 40, headers: { Cookie: `netnet-device=cluster-spec-${i % 40}` } }).then(
+          ({ status }) => void (status !== 200 && failures.push(`${path}: ${status}`)),
+          (error: Error) => void failures.push(`${path}: ${error.message}`),
+        ),
+      );
+    }
+  })();
+  await during();
+  await load;
+  await Promise.all(sent);
+  return { sent: sent.length, failures };
+}
+
+/** `npm run rollout -- …` or `npm run release -- …` as a release owner types it, in the cluster's environment. */
+export async function npmRun(script: 'rollout' | 'release', ...args: string[]): Promise<string> {
+  const { stdout } = await execute('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: root,
+    env: { ...process.env, NETNET_ENV: clusterEnvironment },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+export interface RemoteRelease {
+  version: string;
+  entry: string;
+}
+export interface RemoteMap {
+  environment: string;
+  remotes: Record<string, { stable: RemoteRelease; canary?: RemoteRelease & { percent: number }; pinnable: RemoteRelease[] }>;
+}
+
+/** What `origin` answers at /remotes.json, as a browser asks for it (never from a cache). */
+export async function remotesJsonOf(origin: string): Promise<RemoteMap> {
+  const response = await fetch(`${origin}/remotes.json`, { headers: { 'Cache-Control': 'no-cache' } });
+  expect(response.status, `${origin}/remotes.json`).toBe(200);
+  return (await response.json()) as RemoteMap;
+}
+
+/** The remote map a page rendered by `origin` was given (its netnet-state), as the browser hydrates it. */
+export async function pageMapOf(origin: string, path = '/'): Promise<RemoteMap> {
+  const response = await fetch(`${origin}${path}`);
+  expect(response.status, `${origin}${path}`).toBe(200);
+  const state = /<script[^>]*id="netnet-state"[^>]*>([\s\S]*?)<\/script>/.exec(await response.text())?.[1];
+  if (!state) throw new Error(`${origin}${path} came without its netnet-state: not rendered by the server`);
+  return (JSON.parse(state) as { map: RemoteMap }).map;
+}
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** An instance's /metrics (Prometheus' text format), straight from its port. */
+export async function metricsOf(origin: string): Promise<Sample[]> {
+  const response = await fetch(`${origin}/metrics`);
+  expect(response.status, `${origin}/metrics`).toBe(200);
+  const samples: Sample[] = [];
+  for (const line of (await response.text()).split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)$/.exec(line);
+    if (!match) continue;
+    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key!, value!]));
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+/** The sum of a metric's samples whose labels include `labels`. */
+export const sumOf = (samples: Sample[], name: string, labels: Record<string, string> = {}): number =>
+  samples
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((sum, sample) => sum + sample.value, 0);
+
+/** POSTs one release-health batch of `reports` straight to an instance; its status. */
+export async function postReports(origin: string, reports: object[]): Promise<number> {
+  const response = await fetch(`${origin}/health/reports`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ reports }),
+  });
+  return response.status;
+}
+
+/**
+ * Publishes copies of a remote's production build (no build here) under test versions, with `npm
+ * run release -- <remote> --version <v> --from <copy>`; `without` leaves the files of one exposed
+ * module out of a copy (its page chunk missing, as a broken release would be). Returns the undo:
+ * the releases' files and their registration gone, the deploy tree as found.
+ */
+export async function publishCopies(remote: string, releases: { version: string; without?: string }[]): Promise<() => Promise<void>> {
+  const staging = mkdtempSync(join(tmpdir(), 'netnet-cluster-'));
+  const deployDir = site.deployDir();
+  const remove = async () => {
+    for (const { version } of releases) rmSync(join(deployDir, remote, version), { recursive: true, force: true });
+    await forgetReleases(remote, releases.map(({ version }) => version));
+    rmSync(staging, { recursive: true, force: true });
+    const folder = join(deployDir, remote);
+    if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+  };
+  try {
+    for (const { version, without } of releases) {
+      const copy = join(staging, version);
+      cpSync(join(root, remote, 'dist'), copy, { recursive: true });
+      const manifestPath = join(copy, 'mf-manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { metaData: { buildInfo: { buildVersion: string } } };
+      manifest.metaData.buildInfo.buildVersion = version;
+      writeFileSync(manifestPath, JSON.stringify(manifest));
+      // Its precompressed copies hold the old text: nginx would serve them, not matching its hash.
+      for (const suffix of ['.br', '.gz']) rmSync(`${manifestPath}${suffix}`, { force: true });
+      if (without) {
+        const chunks = readdirSync(copy).filter((file) => file.startsWith(`__federation_expose_${without}.`) && file.includes('.js'));
+        if (chunks.length === 0) throw new Error(`no chunk of ${without} in ${remote}'s build`);
+        for (const name of chunks) unlinkSync(join(copy, name));
+      }
+      await npmRun('release', remote, '--version', version, '--from', copy);
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return remove;
+}
+
+/** What the cluster serves before a spec changes it: the stored map, and /remotes.json as the instances answer it. */
+export async function servedNow(): Promise<{ map: unknown; served: RemoteMap }> {
+  const [first, ...others] = await Promise.all(instanceOrigins().map(remotesJsonOf));
+  for (const other of others) expect(other, 'every instance serves the same map').toEqual(first);
+  return { map: await readMap(clusterEnvironment), served: first! };
+}
+
+/** Puts the map back as servedNow() found it, and waits until every instance serves what it served then. */
+export async function putBack({ map, served }: { map: unknown; served: RemoteMap }): Promise<void> {
+  await restoreMap(clusterEnvironment, map);
+  await expect.poll(() => Promise.all(instanceOrigins().map(remotesJsonOf)), { timeout: 5_000 }).toEqual(instanceOrigins().map(() => served));
+}
