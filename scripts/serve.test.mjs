@@ -104,7 +104,7 @@ describe('the releases origin', () => {
   });
 
   const refused = [
-    // traversal, plain and encoded, to the rollout file and the .env beside the releases
+    // traversal, plain and encoded, to a planted file and the .env beside the releases
     '/remote-title/1.0.0/%2e%2e/%2e%2e/rollout.local.json',
     '/remote-title/1.0.0/x/../../../.env',
     '/remote-title/1.0.0/../../rollout.local.json',

@@ -33,7 +33,7 @@ function knownReleases(live, env = process.env) {
 
 /**
  * @param {{ port: number, environment?: string, ssr?: boolean, guard?: false | { stages?: number[], intervalMs?: number } }} options
- *   environment: whose rollout file /remotes.json and the pages use (default: NETNET_ENV, else local).
+ *   environment: whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local).
  *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
  *   guard: run the release guard on this environment's canaries (control-plane/src/health/guard.mjs) with the
  *   reports every instance collected; it acts only while it holds the environment's lease. false: collect only.

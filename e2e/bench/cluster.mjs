@@ -1,4 +1,4 @@
-// `npm run bench:cluster`: the front door's figures (docs/deploy.md), 1 and 2 shell instances side by
+// `npm run bench:cluster`: the front door's figures (docs/performance.md; the topology: docs/deploy.md), 1 and 2 shell instances side by
 // side in one sitting. For each count it starts `npm run start:cluster` with NETNET_INSTANCES set,
 // then, on loopback through nginx:
 //  - server renders/s (pages the render cap left to the browser apart) and latency of / for a

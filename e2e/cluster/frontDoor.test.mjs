@@ -55,7 +55,7 @@ function madeUpCheckout(dir) {
   withCopies('deploy/remote-auth/1.2.0/remoteEntry.js', SCRIPT);
   write('deploy/remote-auth/1.2.0/mf-manifest.json', '{}');
   write('deploy/remote-auth/1.2.0/273.abcdef0123.js', SCRIPT);
-  // A release still being copied (no manifest yet), the rollout file, a staging folder: never served.
+  // A release still being copied (no manifest yet), a file left from before maps moved to the store, a staging folder: never served.
   write('deploy/remote-auth/1.3.0/remoteEntry.js', SCRIPT);
   write('deploy/rollout.local.json', '{}');
   write('deploy/remote-auth/.staging-1.4.0/mf-manifest.json', '{}');

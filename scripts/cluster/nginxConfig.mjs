@@ -154,7 +154,7 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '    
 }`,
   );
   const remotesPattern = site.remotes.map((remote) => remote.replace(/[^a-z0-9-]/g, '')).join('|');
-  const releaseGuard = `        # A finished release only: its mf-manifest.json is written last (control-plane/src/deploy/tree.mjs).
+  const releaseGuard = `        # A finished release only: one with its mf-manifest.json in place (a release is moved into its folder whole).
         if (!-f $document_root/$release_remote/$release_version/mf-manifest.json) { return 404; }
 `;
 
@@ -268,7 +268,7 @@ ${remoteServers.join('\n')}
 server {
 ${listen(host, ports.deploy)}
 ${fileServing({ root: deployDir, cors: true })}
-    # deploy/<remote>/<version>/<file>: nothing else there (rollout files, release health) is served.
+    # deploy/<remote>/<version>/<file>: nothing else there (staging folders, the embedded database, dotfiles) is served.
     location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+${HASHED.slice(0, -1)}$" {
 ${releaseGuard}${fileHeaders({ cacheControl: 'public, max-age=31536000, immutable', cors: true, html: false, indent: '        ' })}
         try_files $uri =404;
