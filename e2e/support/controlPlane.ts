@@ -15,7 +15,7 @@ interface DatabaseModule {
 const root = join(__dirname, '..', '..');
 
 async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-  const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.mjs')).href)) as DatabaseModule;
+  const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.ts')).href)) as DatabaseModule;
   const database = await openDatabase({ max: 1 });
   try {
     return await work(database.pool);

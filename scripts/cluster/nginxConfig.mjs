@@ -25,7 +25,7 @@ export const LIMITS = Object.freeze({
   sendTimeout: 30,
   /** Idle seconds before nginx closes a browser's keep-alive connection (an idle one costs nginx a few KB). */
   clientKeepAlive: 30,
-  /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.mjs). */
+  /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.ts). */
   maxBodyKb: 16,
   /** Release-health batches per client address and second, and the burst above it (the collector's own bucket). */
   reportsPerSecond: 20,
@@ -42,7 +42,7 @@ export const LIMITS = Object.freeze({
 
 // Webpack's [contenthash:10] names: the same test as scripts/serve.mjs's HASHED.
 const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
-// A version folder exactly as control-plane/src/deploy/tree.mjs accepts it (semver, no build metadata).
+// A version folder exactly as control-plane/src/deploy/tree.ts accepts it (semver, no build metadata).
 const NUMBER = '(?:0|[1-9][0-9]*)';
 const PRERELEASE = '(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
 const VERSION = `${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-${PRERELEASE}(?:\\.${PRERELEASE})*)?`;
@@ -141,7 +141,7 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '    
 }`,
   );
   const remotesPattern = site.remotes.map((remote) => remote.replace(/[^a-z0-9-]/g, '')).join('|');
-  const releaseGuard = `        # A finished release only: its mf-manifest.json is written last (control-plane/src/deploy/tree.mjs).
+  const releaseGuard = `        # A finished release only: its mf-manifest.json is written last (control-plane/src/deploy/tree.ts).
         if (!-f $document_root/$release_remote/$release_version/mf-manifest.json) { return 404; }
 `;
 
