@@ -11,13 +11,13 @@ import { runCli } from '../src/deploy/cli.ts';
 import { copyBuild } from '../src/deploy/copyBuild.ts';
 import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
+import { site } from '../src/site.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { registerRelease } from '../src/store/releases.ts';
 
 const require = createRequire(import.meta.url);
 // The checkout: a release is built from the remote's workspace in it.
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const site = require('../../scripts/site.cjs');
 
 const USAGE = `usage: npm run release -- <remote> [--version <x.y.z>] [--from <built dir>]
   Builds <remote> for production and publishes it as deploy/<remote>/<version>/.
@@ -25,9 +25,9 @@ const USAGE = `usage: npm run release -- <remote> [--version <x.y.z>] [--from <b
   --from     publish a build made earlier (with MF_BUILD_VERSION=<version>) instead of building`;
 
 /** webpack for this remote only, into a folder of our choosing; its manifest records the version. */
-function build(remote, version, outDir) {
+function build(remote: string, version: string, outDir: string): Promise<void> {
   const webpack = require.resolve('webpack-cli/bin/cli.js');
-  return new Promise((done, fail) => {
+  return new Promise<void>((done, fail) => {
     // NETNET_BUILD_DIR, not --output-path: the browser, runtime and server builds each have their place in it.
     const child = spawn(process.execPath, [webpack, '--mode', 'production'], {
       cwd: join(root, remote),
@@ -40,10 +40,10 @@ function build(remote, version, outDir) {
 }
 
 /** A release must be what it says: this remote's container, built as this version. */
-function checkManifest(dir, remote, version, label) {
+function checkManifest(dir: string, remote: string, version: string, label: string) {
   const path = join(dir, 'mf-manifest.json');
   if (!existsSync(path)) throw new DeployError(`${label} has no mf-manifest.json: it is not a production build of a remote.`);
-  const manifest = JSON.parse(readFileSync(path, 'utf8'));
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; metaData?: { buildInfo?: { buildVersion?: unknown } } };
   if (manifest.name !== site.federationName(remote)) {
     throw new DeployError(`${label} holds ${manifest.name}, not ${remote}.`);
   }
@@ -64,7 +64,7 @@ async function main() {
     return;
   }
   const remote = assertRemote(positionals[0]);
-  const version = assertVersion(values.version ?? require(`../../${remote}/package.json`).version);
+  const version = assertVersion(values.version ?? (require(`../../${remote}/package.json`) as { version: string }).version);
   const target = releaseDir(remote, version);
   const nearby = relative(process.cwd(), target);
   const shown = nearby && !nearby.startsWith('..') ? nearby : target;

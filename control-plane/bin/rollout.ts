@@ -4,7 +4,6 @@
 // an audit entry (two commands on different remotes both land; two on the same remote at once:
 // one lands, the other is refused); every instance of the site has it within a second.
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
-import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runCli } from '../src/deploy/cli.ts';
@@ -14,11 +13,10 @@ import { healthReport } from '../src/deploy/healthStatus.ts';
 import { remoteMapFor } from '../src/deploy/remoteMap.ts';
 import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.ts';
 import { DeployError } from '../src/deploy/tree.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { listReleases } from '../src/store/releases.ts';
-import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout } from '../src/store/rollouts.ts';
-
-const site = createRequire(import.meta.url)('../../scripts/site.cjs');
+import { site } from '../src/site.ts';
+import { openDatabase, type Store } from '../src/store/database.ts';
+import { listReleases, type Releases } from '../src/store/releases.ts';
+import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout, type Rollout } from '../src/store/rollouts.ts';
 
 const USAGE = `usage: npm run rollout -- <command> [--env <name>]
   status [--json]                                what each remote serves, how its releases fared in the last hour
@@ -38,7 +36,7 @@ const USAGE = `usage: npm run rollout -- <command> [--env <name>]
 const SKIP = OVERRIDE_FLAG.slice(2);
 
 // Which flags each command takes: a flag given to another command is a slip, refused rather than ignored.
-const FLAGS = {
+const FLAGS: Record<string, string[]> = {
   status: ['json'],
   stable: [SKIP],
   canary: ['percent', SKIP],
@@ -47,12 +45,12 @@ const FLAGS = {
   guard: ['stages', 'min-stage-sessions', 'interval', 'once'],
 };
 
-function describe(rollout, remote, releases) {
+function describe(rollout: Rollout | null, remote: string, releases: Releases) {
   const plan = rollout?.remotes[remote];
   const published = (releases.get(remote) ?? []).map((release) => release.version);
   const parts = plan
     ? [`stable ${plan.stable}`, plan.canary && `canary ${plan.canary.version} at ${plan.canary.percent}%`]
-    : [`own build (${site.remoteMap().remotes[remote].stable.entry})`];
+    : [`own build (${site.remoteMap().remotes[remote]?.stable.entry})`];
   if (plan?.history?.length) parts.push(`history ${plan.history.join(', ')}`);
   parts.push(published.length ? `published ${published.join(', ')}` : 'nothing published');
   return `${remote.padEnd(14)} ${parts.filter(Boolean).join(' · ')}`;
@@ -60,8 +58,8 @@ function describe(rollout, remote, releases) {
 
 const actor = () => `${userInfo().username}@${hostname()}`;
 
-async function main() {
-  const { values, positionals } = parseArgs({
+const parseFlags = () =>
+  parseArgs({
     options: {
       env: { type: 'string' },
       percent: { type: 'string' },
@@ -75,6 +73,9 @@ async function main() {
     },
     allowPositionals: true,
   });
+
+async function main() {
+  const { values, positionals } = parseFlags();
   const [command, remote, version] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -82,7 +83,7 @@ async function main() {
     return;
   }
   if (!Object.hasOwn(FLAGS, command)) throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
-  const stray = Object.keys(values).find((flag) => !['env', 'help', ...FLAGS[command]].includes(flag));
+  const stray = Object.keys(values).find((flag) => !['env', 'help', ...(FLAGS[command] ?? [])].includes(flag));
   if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
   const environment = environmentName(process.env, values.env);
 
@@ -94,7 +95,23 @@ async function main() {
   }
 }
 
-async function run({ db, command, remote, version, values, environment }) {
+type Values = ReturnType<typeof parseFlags>['values'];
+
+async function run({
+  db,
+  command,
+  remote,
+  version,
+  values,
+  environment,
+}: {
+  db: Store;
+  command: string;
+  remote: string | undefined;
+  version: string | undefined;
+  values: Values;
+  environment: string;
+}) {
   if (command === 'status') {
     const [{ version: mapVersion, rollout: current }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
     if (values.json) return console.log(JSON.stringify(remoteMapFor(environment, { rollout: current, releases }), null, 2));
@@ -102,7 +119,7 @@ async function run({ db, command, remote, version, values, environment }) {
     console.log(`environment ${environment} (${current ? `map version ${mapVersion}` : 'nothing rolled out yet'})`);
     for (const line of [...health.header, '']) console.log(line);
     for (const name of site.remotes) {
-      const details = health.byRemote.get(name);
+      const details = health.byRemote.get(name) ?? [];
       // A blank line after a remote's details keeps the next remote's line from reading as one of them.
       for (const line of [describe(current, name, releases), ...details, ...(details.length ? [''] : [])]) console.log(line);
     }
@@ -124,33 +141,35 @@ async function run({ db, command, remote, version, values, environment }) {
   // Each move gives the new rollout and the release it points members at (`gated`), which the
   // compatibility gate checks once the command itself found it valid: a version that is not
   // published gets that message, not the gate's.
-  let move;
-  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, remote, version), gated: version });
+  // The commands that name a remote check it (assertRemote) before anything else reads it.
+  const target = remote ?? '';
+  let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
+  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? ''), gated: version });
   else if (command === 'canary') {
     if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
     const percent = parsePercent(values.percent);
-    move = (rollout) => ({ next: setCanary(rollout, remote, version, percent), gated: version });
+    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent), gated: version });
   } else if (command === 'promote') {
-    move = (rollout) => ({ next: promote(rollout, remote), gated: rollout.remotes[remote]?.canary?.version });
-  } else move = (rollout) => ({ next: rollback(rollout, remote) });
+    move = (rollout) => ({ next: promote(rollout, target), gated: rollout.remotes[target]?.canary?.version });
+  } else move = (rollout) => ({ next: rollback(rollout, target) });
 
   // Applied to the map as it is when written, not as it was first read: a command on another
   // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
-  let next;
+  let next: Rollout | null = null;
   const written = await updateRollout(
     db,
     environment,
     (latest) => {
       const moved = move(latest ?? emptyRollout());
       if (moved.gated !== undefined) {
-        checkCompatibility({ remote, version: moved.gated, skip: values[SKIP], warn: (line) => console.error(line) });
+        checkCompatibility({ remote: target, version: moved.gated, skip: values[SKIP] === true, warn: (line) => console.error(line) });
       }
       next = moved.next;
       return next;
     },
     { actor: actor(), action: command, remote },
   );
-  console.log(`${environment}: ${describe(next, remote, await listReleases(db))}`);
+  console.log(`${environment}: ${describe(next, target, await listReleases(db))}`);
   console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
 }
 

@@ -13,12 +13,12 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { openDatabase } from '../store/database.ts';
 import { embeddedDir, startEmbedded } from '../store/embedded.ts';
 import { readRollout } from '../store/rollouts.ts';
-import { cliHarness, root } from './cliTesting.ts';
+import { cliHarness, root, type CliHarness } from './cliTesting.ts';
 
-let deploy;
-let builds;
+let deploy: string;
+let builds: string;
 /** @type {Awaited<ReturnType<typeof cliHarness>>} */
-let harness;
+let harness: CliHarness;
 
 before(async () => {
   harness = await cliHarness({ deployDir: () => deploy, strip: ['NETNET_SHELL_MANIFEST'] });

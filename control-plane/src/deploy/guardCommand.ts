@@ -1,8 +1,25 @@
 // `npm run rollout -- guard`: the guard (control-plane/src/health/guard.ts) for one environment, in the
 // process of a deployment job rather than the site's. Each pass reads the figures every instance
 // of the site's server wrote to the store; it acts only while it holds the environment's lease.
-import { GUARD_DEFAULTS, guardName, runGuard, startGuard } from '../health/guard.ts';
+import { messageOf } from '../errors.ts';
+import { GUARD_DEFAULTS, guardName, runGuard, startGuard, type GuardState } from '../health/guard.ts';
+import type { Store } from '../store/database.ts';
 import { releaseLease } from '../store/lease.ts';
+
+/** The guard's flags as parseArgs gives them. */
+export interface GuardFlags {
+  stages?: string | undefined;
+  'min-stage-sessions'?: string | undefined;
+  interval?: string | undefined;
+  once?: boolean | undefined;
+}
+
+export interface GuardCommandOptions {
+  stages: number[];
+  minStageSessions: number;
+  intervalMs: number;
+  once: boolean;
+}
 import { DeployError } from './tree.ts';
 
 // Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.ts): plain decimal digits
@@ -14,16 +31,16 @@ const MIN_INTERVAL_S = 0.1;
 const MAX_INTERVAL_S = 3600;
 
 /** `--stages 10,25,50,100`: percents from 1 to 100, each above the one before. */
-function parseStages(text) {
+function parseStages(text: unknown): number[] {
   const refuse = () => new DeployError(`--stages takes percents from 1 to 100 in ascending order, like 10,25,50,100 (got "${text ?? ''}").`);
   const parts = typeof text === 'string' ? text.split(',') : [];
   if (!parts.length || !parts.every((part) => STAGE.test(part))) throw refuse();
   const stages = parts.map((part) => Number.parseInt(part, 10));
-  if (stages.some((stage, index) => index > 0 && stage <= stages[index - 1])) throw refuse();
+  if (stages.some((stage, index) => index > 0 && stage <= (stages[index - 1] ?? 0))) throw refuse();
   return stages;
 }
 
-function parseMinStageSessions(text) {
+function parseMinStageSessions(text: unknown): number {
   if (typeof text !== 'string' || !COUNT.test(text)) {
     throw new DeployError(`--min-stage-sessions takes a whole number of sessions from 1 up, like 200 (got "${text ?? ''}").`);
   }
@@ -31,7 +48,7 @@ function parseMinStageSessions(text) {
 }
 
 /** `--interval` in seconds, as ms. */
-function parseInterval(text) {
+function parseInterval(text: unknown): number {
   const seconds = typeof text === 'string' && SECONDS.test(text) ? Number(text) : NaN;
   if (!(seconds >= MIN_INTERVAL_S && seconds <= MAX_INTERVAL_S)) {
     throw new DeployError(`--interval takes the seconds between passes, from ${MIN_INTERVAL_S} to ${MAX_INTERVAL_S}, like 5 (got "${text ?? ''}").`);
@@ -40,7 +57,7 @@ function parseInterval(text) {
 }
 
 /** The guard's options from the command line's values, checked before anything runs. */
-export function guardOptions(values) {
+export function guardOptions(values: GuardFlags): GuardCommandOptions {
   if (values.once && values.interval !== undefined) throw new DeployError('--once runs a single pass; --interval is for a guard that keeps running.');
   return {
     stages: values.stages === undefined ? [] : parseStages(values.stages),
@@ -50,7 +67,7 @@ export function guardOptions(values) {
   };
 }
 
-const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
  * Runs the guard: one pass with `once`, else passes every `intervalMs` until SIGINT or SIGTERM.
@@ -58,11 +75,25 @@ const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
  * one runs (the figures or the rollout file may be mid-repair), a failing `once` pass is the
  * command's failure.
  */
-export async function guardCommand({ db, environment, options, env = process.env, log = console.log, warn = console.error }) {
+export async function guardCommand({
+  db,
+  environment,
+  options,
+  env = process.env,
+  log = console.log,
+  warn = console.error,
+}: {
+  db: Store;
+  environment: string;
+  options: GuardCommandOptions;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  warn?: (line: string) => void;
+}): Promise<void> {
   const { stages, minStageSessions, intervalMs, once } = options;
   const holder = guardName();
   const guard = { db, environment, env, holder, stages, minStageSessions, intervalMs, log };
-  const state = {};
+  const state: GuardState = {};
   if (once) {
     // A single pass gives its lease up as it ends, as a guard that stops does (startGuard's
     // stop()): else the next pass of a deployment job, or the site's own guards, would find it
@@ -75,11 +106,11 @@ export async function guardCommand({ db, environment, options, env = process.env
 
   const widening = stages.length ? `widening through ${stages.map((stage) => `${stage}%`).join(', ')} after ${minStageSessions} sessions a stage` : 'rollbacks only (no --stages)';
   log(`guard for ${environment}: every ${intervalMs / 1000} s, ${widening}; acts while it holds the lease. Ctrl-C or SIGTERM stops it.`);
-  const onError = (error) => warn(error instanceof DeployError ? `guard: error: ${error.message}` : `guard paused: ${error.message}`);
-  let stop = () => {};
+  const onError = (error: unknown) => warn(error instanceof DeployError ? `guard: error: ${error.message}` : `guard paused: ${messageOf(error)}`);
+  let stop: () => unknown = () => {};
   let stopped = false;
-  const signalled = new Promise((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM']) {
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         stopped = true;
         stop();

@@ -2,9 +2,13 @@
 // fared in the figures' window (read from the store every instance of the site's server writes),
 // what the guard would decide about its canary now, and what the guard did before and why
 // (the rollout map's guardHistory). See README.md, "Reading release health".
-import { decide } from '../health/guard.ts';
+import { messageOf } from '../errors.ts';
+import type { Figures, Series } from '../health/figures.ts';
+import { decide, type Decision } from '../health/guard.ts';
 import { quantile, countOf } from '../health/histogram.ts';
+import type { Queryable } from '../store/database.ts';
 import { readFigures } from '../store/health.ts';
+import type { GuardHistoryEntry, RemotePlan, Rollout } from '../store/rollouts.ts';
 import { compareVersions, DeployError } from './tree.ts';
 
 const NONE = '–';
@@ -12,18 +16,18 @@ const HISTORY_SHOWN = 5;
 const WIDTH = 100;
 
 /** The environment's figures over the window ending `now`, from every instance's reports. */
-export async function figuresOf(db, environment, { now = Date.now() } = {}) {
+export async function figuresOf(db: Queryable, environment: string, { now = Date.now() }: { now?: number } = {}): Promise<Figures> {
   try {
     return await readFigures(db, environment, { now });
   } catch (error) {
-    throw new DeployError(`the release-health figures of ${environment} cannot be read from the store (${error.message}).`);
+    throw new DeployError(`the release-health figures of ${environment} cannot be read from the store (${messageOf(error)}).`);
   }
 }
 
-const rate = (failures, sessions) => (sessions ? `${((100 * failures) / sessions).toFixed(2)}%` : NONE);
+const rate = (failures: number, sessions: number) => (sessions ? `${((100 * failures) / sessions).toFixed(2)}%` : NONE);
 
 /** One row of the table for a series of the figures (or none: the release had no report). */
-function rowOf(release, channel, series) {
+function rowOf(release: string, channel: string, series: Series | undefined): string[] {
   if (!series || series.totals.sessions + countOf(series.totals.lcp) === 0) {
     return [release, channel, NONE, NONE, NONE, NONE, NONE, NONE];
   }
@@ -45,25 +49,25 @@ function rowOf(release, channel, series) {
 const HEADER = ['release', 'channel', 'sessions', 'failures', 'rate', 'fell back', 'LCP p75', 'LCP samples'];
 const NUMERIC = [false, false, true, true, true, true, true, true];
 
-function table(rows, indent) {
+function table(rows: string[][], indent: string): string[] {
   const all = [HEADER, ...rows];
-  const widths = HEADER.map((_, column) => Math.max(...all.map((row) => row[column].length)));
+  const widths = HEADER.map((_, column) => Math.max(...all.map((row) => row[column]?.length ?? 0)));
   return all.map(
     (row) =>
       indent +
       row
-        .map((cell, column) => (NUMERIC[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+        .map((cell, column) => (NUMERIC[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
         .join('  ')
         .trimEnd(),
   );
 }
 
 /** The rows of a remote: its stable and canary first (shown even without reports), then every other release the window holds. */
-function rowsOf(remote, plan, figures) {
-  const rows = [];
-  const shown = new Set();
+function rowsOf(remote: string, plan: RemotePlan | undefined, figures: Figures): string[][] {
+  const rows: string[][] = [];
+  const shown = new Set<string>();
   const rolledBack = new Set(plan?.rolledBack ?? []);
-  const add = (release, channel) => {
+  const add = (release: string, channel: string) => {
     const key = `${release} ${channel}`;
     if (shown.has(key)) return;
     shown.add(key);
@@ -82,8 +86,8 @@ function rowsOf(remote, plan, figures) {
 }
 
 /** `text` broken at spaces into lines of at most `width` characters: the first after `first`, the others after `rest`. */
-function wrap(text, first, rest = first, width = WIDTH) {
-  const lines = [];
+function wrap(text: string, first: string, rest = first, width = WIDTH): string[] {
+  const lines: string[] = [];
   let line = '';
   const indent = () => (lines.length ? rest : first);
   for (const word of text.split(' ')) {
@@ -96,33 +100,41 @@ function wrap(text, first, rest = first, width = WIDTH) {
   return lines;
 }
 
-const VERDICT = { wait: 'waiting', rollback: 'would roll back', widen: 'would widen' };
+const VERDICT: Record<Decision['action'], string> = { wait: 'waiting', rollback: 'would roll back', widen: 'would widen' };
 
-const when = (iso) => {
+const when = (iso: string) => {
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? String(iso) : `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 };
 
-function historyLine(entry) {
+function historyLine(entry: GuardHistoryEntry) {
   const share = entry.action === 'widen' && entry.to !== undefined ? `${entry.from}% → ${entry.to}%` : `at ${entry.from}%`;
   return `${when(entry.at)}  ${entry.action} ${entry.version} ${share} (stable ${entry.stable})`;
 }
 
-/**
- * The lines `status` prints under each remote, and the header line above them all.
- * @param {{ db, environment: string, rollout: object | null, remotes: string[], now?: number }} options
- * @returns {Promise<{ header: string[], byRemote: Map<string, string[]> }>}
- */
-export async function healthReport({ db, environment, rollout, remotes, now = Date.now() }) {
+/** The lines `status` prints under each remote, and the header line above them all. */
+export async function healthReport({
+  db,
+  environment,
+  rollout,
+  remotes,
+  now = Date.now(),
+}: {
+  db: Queryable;
+  environment: string;
+  rollout: Rollout | null;
+  remotes: string[];
+  now?: number;
+}): Promise<{ header: string[]; byRemote: Map<string, string[]> }> {
   const figures = await figuresOf(db, environment, { now });
   const header = figures.list().length
     ? [`release health over the last ${figures.windowMinutes} min (read ${when(new Date(now).toISOString())})`]
     : [`release health: nothing reported in the last ${figures.windowMinutes} min`];
   const decisions = new Map(decide(figures, rollout, { now }).map((decision) => [decision.remote, decision]));
-  const byRemote = new Map();
+  const byRemote = new Map<string, string[]>();
   for (const remote of remotes) {
     const plan = rollout?.remotes[remote];
-    const lines = [];
+    const lines: string[] = [];
     const rows = rowsOf(remote, plan, figures);
     if (rows.length) lines.push(...table(rows, '  '));
     const decision = decisions.get(remote);

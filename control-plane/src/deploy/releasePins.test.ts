@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { listReleases } from '../store/releases.ts';
 import { updateRollout } from '../store/rollouts.ts';
-import { cliHarness } from './cliTesting.ts';
+import { cliHarness, type CliHarness } from './cliTesting.ts';
 import { remoteMapFor } from './remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
-let deploy;
-let builds;
+let deploy: string;
+let builds: string;
 /** @type {Awaited<ReturnType<typeof cliHarness>>} */
-let harness;
+let harness: CliHarness;
 
 before(async () => {
   harness = await cliHarness({ deployDir: () => deploy, strip: ['NETNET_QA_SECRET'] });

@@ -1,18 +1,18 @@
 // The release owner's moves on a rollout, as functions from the old rollout to the new one.
 // Each checks that what it points at is published, so the map never names a missing release.
 import { assertRemote, assertVersion, DeployError, isPublished } from './tree.ts';
-import { isPercent } from '../store/rollouts.ts';
+import { isPercent, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 
-const clone = (rollout) => structuredClone(rollout);
+const clone = (rollout: Rollout): Rollout => structuredClone(rollout);
 
 // Versions taken back for a defect stay listed (rolledBack), so QA cannot pin them by accident
 // (control-plane/src/deploy/remoteMap.ts); choosing one again on purpose takes it off the list.
-function rolledBackExcept(plan, version) {
+function rolledBackExcept(plan: RemotePlan | undefined, version: string): { rolledBack?: string[] } {
   const list = (plan?.rolledBack ?? []).filter((earlier) => earlier !== version);
   return list.length ? { rolledBack: list } : {};
 }
 
-const withRolledBack = (plan, version) => ({ rolledBack: [...(plan.rolledBack ?? []).filter((v) => v !== version), version] });
+const withRolledBack = (plan: RemotePlan, version: string) => ({ rolledBack: [...(plan.rolledBack ?? []).filter((v) => v !== version), version] });
 
 // `--percent`: a whole number from 0 to 100 in plain decimal digits, "%" allowed after it. Nothing
 // Number() would also read (" 5", "0x10", "1e1", "10.5", "+5", "05") — a share is typed by a
@@ -20,21 +20,21 @@ const withRolledBack = (plan, version) => ({ rolledBack: [...(plan.rolledBack ??
 const PERCENT = /^(?:100|[1-9]?[0-9])%?$/;
 
 /** The percent typed after --percent, or a DeployError saying what is accepted. */
-export function parsePercent(text) {
+export function parsePercent(text: unknown): number {
   if (typeof text !== 'string' || !PERCENT.test(text)) {
     throw new DeployError(`--percent takes a whole number from 0 to 100, like 10 (got "${text ?? ''}").`);
   }
   return Number.parseInt(text, 10);
 }
 
-function assertPublished(remote, version, env) {
+function assertPublished(remote: string, version: string, env: NodeJS.ProcessEnv) {
   assertVersion(version);
   if (!isPublished(remote, version, env)) {
     throw new DeployError(`${remote} ${version} is not published. Publish it first: npm run release -- ${remote} --version ${version}`);
   }
 }
 
-function planOf(rollout, remote) {
+function planOf(rollout: Rollout, remote: string): RemotePlan {
   const plan = rollout.remotes[remote];
   if (!plan) {
     throw new DeployError(`${remote} has no stable release in this environment yet. Set one first: npm run rollout -- stable ${remote} <version>`);
@@ -43,7 +43,7 @@ function planOf(rollout, remote) {
 }
 
 /** Makes a version the stable one at once (the first release, or a hotfix); the old stable goes to history. */
-export function setStable(rollout, remote, version, env = process.env) {
+export function setStable(rollout: Rollout, remote: string, version: string, env = process.env): Rollout {
   assertRemote(remote);
   assertPublished(remote, version, env);
   const next = clone(rollout);
@@ -59,7 +59,7 @@ export function setStable(rollout, remote, version, env = process.env) {
 }
 
 /** Sends a share of members (0–100 %) to another version; run it again to change the share. */
-export function setCanary(rollout, remote, version, percent, env = process.env) {
+export function setCanary(rollout: Rollout, remote: string, version: string, percent: number, env = process.env): Rollout {
   assertRemote(remote);
   if (!isPercent(percent)) throw new DeployError(`The canary percent must be a number from 0 to 100 (got ${String(percent)}).`);
   assertPublished(remote, version, env);
@@ -73,7 +73,7 @@ export function setCanary(rollout, remote, version, percent, env = process.env) 
 }
 
 /** The canary becomes stable for everyone; the old stable goes to history. */
-export function promote(rollout, remote) {
+export function promote(rollout: Rollout, remote: string): Rollout {
   assertRemote(remote);
   const next = clone(rollout);
   const plan = planOf(next, remote);
@@ -87,7 +87,7 @@ export function promote(rollout, remote) {
 }
 
 /** Drops the canary; with none, the previous stable comes back. */
-export function rollback(rollout, remote, env = process.env) {
+export function rollback(rollout: Rollout, remote: string, env = process.env): Rollout {
   assertRemote(remote);
   const next = clone(rollout);
   const plan = planOf(next, remote);

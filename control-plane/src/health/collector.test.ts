@@ -8,7 +8,7 @@ import { createCollector, createRateLimit } from './collector.ts';
 import { createFigures } from './figures.ts';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
 import { createHealthStore, readFigures } from '../store/health.ts';
-import { testDatabase } from '../store/testDatabase.ts';
+import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const report = (overrides = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
@@ -34,7 +34,7 @@ function send(port, { method = 'POST', path = '/health/reports', headers = {}, b
 }
 
 // One real PostgreSQL for the whole file; each test counts into an environment of its own.
-let database;
+let database: TestDatabase;
 let environments = 0;
 before(async () => {
   database = await testDatabase();
@@ -42,7 +42,7 @@ before(async () => {
 after(() => database.close());
 
 describe('the collector', () => {
-  let environment;
+  let environment: string;
   let store;
   let collector;
   let server;

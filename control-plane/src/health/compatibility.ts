@@ -10,28 +10,45 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import semver from 'semver';
 
+/** An mf-manifest.json as read here: its `shared` list, whatever else it holds. */
+export interface Manifest {
+  shared?: unknown;
+}
+
+export interface Unsatisfied {
+  name: string;
+  required: string;
+  provided: string | null;
+}
+
+/** The entries of a manifest's `shared` list, as objects whose fields are still to be checked. */
+const sharedOf = (manifest: Manifest | null | undefined): Record<string, unknown>[] =>
+  (Array.isArray(manifest?.shared) ? (manifest.shared as unknown[]) : []).map((entry) =>
+    entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>) : {},
+  );
+
 /** name → version the shell provides, from its mf-manifest.json (`shared[].version`). */
-export function providedVersions(shellManifest) {
-  const provided = new Map();
-  for (const entry of shellManifest?.shared ?? []) {
-    if (typeof entry?.name === 'string' && typeof entry.version === 'string') provided.set(entry.name, entry.version);
+export function providedVersions(shellManifest: Manifest | null | undefined): Map<string, string> {
+  const provided = new Map<string, string>();
+  for (const entry of sharedOf(shellManifest)) {
+    if (typeof entry.name === 'string' && typeof entry.version === 'string') provided.set(entry.name, entry.version);
   }
   return provided;
 }
 
 /** The package a shared name belongs to: react-dom/client → react-dom, @netnet/shared/x → @netnet/shared. */
-export const packageOf = (name) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+export const packageOf = (name: string): string => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
 
 /**
  * name → installed version for each of `names`, resolved from the folder `from` (the shell's), for
  * when no shell build is at hand. A name that does not resolve is left out.
  */
-export function installedVersions(names, { from }) {
+export function installedVersions(names: string[], { from }: { from: string }): Map<string, string> {
   const require = createRequire(join(resolve(from), 'package.json'));
-  const installed = new Map();
+  const installed = new Map<string, string>();
   for (const name of names) {
     try {
-      const { version } = JSON.parse(readFileSync(require.resolve(`${packageOf(name)}/package.json`), 'utf8'));
+      const { version } = JSON.parse(readFileSync(require.resolve(`${packageOf(name)}/package.json`), 'utf8')) as { version?: unknown };
       if (typeof version === 'string') installed.set(name, version);
     } catch {
       // Not installed, or its package.json not exported: reported as not provided.
@@ -44,14 +61,13 @@ export function installedVersions(names, { from }) {
  * The release's shared requirements the shell does not meet, each with the package and both
  * versions: `{ name, required, provided }` (`provided` null when the shell does not share it).
  * A requirement of `false`, none, or "*" accepts anything.
- *
- * @param releaseManifest the release's mf-manifest.json, parsed
- * @param {Map<string, string>} provided from providedVersions() or installedVersions()
+ * `releaseManifest`: the release's mf-manifest.json, parsed; `provided`: from providedVersions()
+ * or installedVersions().
  */
-export function unsatisfiedRequirements(releaseManifest, provided) {
-  const unsatisfied = [];
-  for (const entry of releaseManifest?.shared ?? []) {
-    const { name, requiredVersion: required } = entry ?? {};
+export function unsatisfiedRequirements(releaseManifest: Manifest | null | undefined, provided: Map<string, string>): Unsatisfied[] {
+  const unsatisfied: Unsatisfied[] = [];
+  for (const entry of sharedOf(releaseManifest)) {
+    const { name, requiredVersion: required } = entry;
     if (typeof name !== 'string' || typeof required !== 'string' || required.trim() === '' || required.trim() === '*') continue;
     const version = provided.get(name) ?? null;
     const ok = version !== null && semver.validRange(required) !== null && semver.valid(version) !== null && semver.satisfies(version, required);
@@ -61,7 +77,7 @@ export function unsatisfiedRequirements(releaseManifest, provided) {
 }
 
 /** One line per unmet requirement, for the CLI's refusal. */
-export function describeUnsatisfied(unsatisfied, { remote, version }) {
+export function describeUnsatisfied(unsatisfied: Unsatisfied[], { remote, version }: { remote: string; version: string }): string {
   return unsatisfied
     .map(({ name, required, provided }) =>
       provided === null

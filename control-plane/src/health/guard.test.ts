@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { auditTrail, readRollout, updateRollout } from '../store/rollouts.ts';
-import { testDatabase } from '../store/testDatabase.ts';
+import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { createFigures, MINUTE_MS } from './figures.ts';
 import { decide, runGuard } from './guard.ts';
 
@@ -155,11 +155,11 @@ describe('decide', () => {
 });
 
 describe('runGuard', () => {
-  let database;
-  let db;
-  let deploy;
-  let env;
-  let environment;
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let deploy: string;
+  let env: NodeJS.ProcessEnv;
+  let environment: string;
   let runs = 0;
   before(async () => {
     database = await testDatabase();

@@ -13,24 +13,89 @@
 // carries over untouched.
 import { hostname } from 'node:os';
 import { rollback, setCanary } from '../deploy/rolloutCommands.ts';
+import type { Store } from '../store/database.ts';
 import { pruneHealth, readFigures } from '../store/health.ts';
 import { acquireLease, releaseLease } from '../store/lease.ts';
-import { Conflict, LeaseLost, readRollout, updateRollout } from '../store/rollouts.ts';
-import { countsSince, minuteOf } from './figures.ts';
+import { Conflict, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
+import { countsSince, minuteOf, type Figures, type Series } from './figures.ts';
 import { emptyHistogram } from './histogram.ts';
-import { failureTest, lcpTest, referenceTest } from './sequential.ts';
+import {
+  failureTest,
+  lcpTest,
+  referenceTest,
+  type FailureOptions,
+  type FailureResult,
+  type LcpOptions,
+  type LcpResult,
+  type ReferenceOptions,
+  type ReferenceResult,
+  type Stratum,
+} from './sequential.ts';
+
+/** What assess() reads of the figures. */
+export type GuardFigures = Pick<Figures, 'series' | 'windowMinutes'>;
+
+/** When a remote's canary reached its current percent (ms). */
+export interface StageStart {
+  version: string;
+  percent: number;
+  at: number;
+}
+
+export interface AssessOptions {
+  /** Percents to widen through, e.g. [10, 25, 50, 100]; none: never widen. */
+  stages?: number[];
+  /** Canary sessions a stage needs before it is widened. */
+  minStageSessions?: number;
+  /** When each remote's canary reached its current percent; unknown: no widening. */
+  stageStarts?: Record<string, StageStart>;
+  /** ms: the minute it falls in is not whole yet. */
+  now?: number;
+  /** Overrides of FAILURE_TEST, REFERENCE_TEST and LCP_TEST. */
+  failure?: FailureOptions;
+  reference?: ReferenceOptions;
+  lcp?: LcpOptions;
+}
+
+export type Why = 'failures' | 'failure-reference' | 'lcp' | 'too-few' | 'last-stage' | 'collecting' | 'stage-unknown' | 'stage-short' | 'leaning-worse' | 'healthy';
+
+/** What the guard would do about one canary, and the tests that decided it. */
+export interface Assessment {
+  remote: string;
+  stable: string;
+  canary: Canary;
+  failure: FailureResult;
+  reference: ReferenceResult;
+  lcp: LcpResult;
+  windowMinutes: number;
+  minStageSessions: number;
+  action: 'rollback' | 'widen' | 'wait';
+  why: Why;
+  to?: number;
+  stageSessions?: number;
+}
+
+export interface Decision extends Assessment {
+  reason: string;
+}
+
+/** Kept by the caller between passes. */
+export interface GuardState {
+  stageStarts?: Record<string, StageStart>;
+  prunedAt?: number;
+}
 
 export const GUARD_DEFAULTS = Object.freeze({ minStageSessions: 200, intervalMs: 5_000, keepHistory: 50 });
 
 /** A name for this guard in the lease and the audit trail: host and process. */
 export const guardName = () => `${hostname()}:${process.pid}`;
 
-const percentOf = (failures, sessions) => (sessions ? `${((100 * failures) / sessions).toFixed(2)}%` : '–');
-const round = (value) => value.toFixed(2);
+const percentOf = (failures: number, sessions: number) => (sessions ? `${((100 * failures) / sessions).toFixed(2)}%` : '–');
+const round = (value: number) => value.toFixed(2);
 
 /** The minutes in which the canary served sessions, each with the stable's counts of that minute. */
-function strata(canarySeries, stableSeries) {
-  const list = [];
+function strata(canarySeries: Series | undefined, stableSeries: Series | undefined): Stratum[] {
+  const list: Stratum[] = [];
   for (const [minute, canary] of canarySeries?.minutes ?? []) {
     const stable = stableSeries?.minutes.get(minute);
     list.push({
@@ -44,7 +109,7 @@ function strata(canarySeries, stableSeries) {
   return list;
 }
 
-function failureReason({ failure: test, canary, stable, windowMinutes }) {
+function failureReason({ failure: test, canary, stable, windowMinutes }: Assessment) {
   const { canary: c, stable: s } = test;
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}), ` +
@@ -53,7 +118,7 @@ function failureReason({ failure: test, canary, stable, windowMinutes }) {
   );
 }
 
-function referenceReason({ reference: test, failure, canary, stable, windowMinutes }) {
+function referenceReason({ reference: test, failure, canary, stable, windowMinutes }: Assessment) {
   const { canary: c } = failure;
   const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
   return (
@@ -63,8 +128,11 @@ function referenceReason({ reference: test, failure, canary, stable, windowMinut
   );
 }
 
-function lcpReason({ lcp: test, canary, stable }) {
-  const worse = Math.round((100 * (test.canaryP75 - test.stableP75)) / test.stableP75);
+function lcpReason({ lcp: test, canary, stable }: Assessment) {
+  // A test that found the canary worse has both p75s.
+  const canaryP75 = test.canaryP75 ?? NaN;
+  const stableP75 = test.stableP75 ?? NaN;
+  const worse = Math.round((100 * (canaryP75 - stableP75)) / stableP75);
   return (
     `LCP p75: canary ${canary.version} ${test.canaryP75} ms, stable ${stable} ${test.stableP75} ms (+${worse}%, limit +${Math.round(100 * test.worseBy)}%) ` +
     `over ${test.samples.canary} and ${test.samples.stable} samples; ${test.above} canary samples above the p75 of both, ` +
@@ -72,7 +140,7 @@ function lcpReason({ lcp: test, canary, stable }) {
   );
 }
 
-function waitReason({ failure: test, why, canary, stageSessions, minStageSessions }) {
+function waitReason({ failure: test, why, canary, stageSessions, minStageSessions }: Assessment) {
   const { canary: c } = test;
   const state =
     test.verdict === 'too-few'
@@ -83,7 +151,7 @@ function waitReason({ failure: test, why, canary, stageSessions, minStageSession
   return state;
 }
 
-function widenReason({ failure, lcp, canary, stageSessions, minStageSessions, to }) {
+function widenReason({ failure, lcp, canary, stageSessions, minStageSessions, to }: Assessment) {
   const lcpPart = lcp.verdict === 'too-few' ? 'too few LCP samples to compare' : `LCP p75 ${lcp.canaryP75} ms vs ${lcp.stableP75} ms`;
   return (
     `healthy at ${canary.percent}%: ${stageSessions} sessions at this stage (min ${minStageSessions}), ` +
@@ -93,7 +161,7 @@ function widenReason({ failure, lcp, canary, stageSessions, minStageSessions, to
 }
 
 /** The sentence a decision of assess() is written down with (rollout history, logs, status). */
-export function explain(decision) {
+export function explain(decision: Assessment): string {
   if (decision.why === 'failures') return failureReason(decision);
   if (decision.why === 'failure-reference') return referenceReason(decision);
   if (decision.why === 'lcp') return lcpReason(decision);
@@ -106,19 +174,12 @@ export function explain(decision) {
  * them): `why` says which rule decided. Pure: reads the figures (already pruned to the window
  * ending now) and the rollout, changes neither.
  *
- * @param figures createFigures() (control-plane/src/health/figures.ts) or anything with its `series` and `windowMinutes`
- * @param rollout a rollout document (control-plane/src/deploy/rolloutFile.ts), or null
- * @param {object} [options]
- * @param {number[]} [options.stages] percents to widen through, e.g. [10, 25, 50, 100]; none: never widen
- * @param {number} [options.minStageSessions] canary sessions a stage needs before it is widened
- * @param {Record<string, {version: string, percent: number, at: number}>} [options.stageStarts]
- *   when each remote's canary reached its current percent (ms); unknown: no widening
- * @param {number} [options.now] ms: the minute it falls in is not whole yet
- * @param {object} [options.failure] overrides of FAILURE_TEST; `options.reference` of REFERENCE_TEST, `options.lcp` of LCP_TEST
+ * `figures`: createFigures() (control-plane/src/health/figures.ts) or anything with its `series`
+ * and `windowMinutes`; `rollout`: a rollout map (control-plane/src/store/rollouts.ts), or null.
  */
-export function assess(figures, rollout, options = {}) {
+export function assess(figures: GuardFigures, rollout: Rollout | null, options: AssessOptions = {}): Assessment[] {
   const { stages = [], minStageSessions = GUARD_DEFAULTS.minStageSessions, stageStarts = {}, now = Date.now() } = options;
-  const decisions = [];
+  const decisions: Assessment[] = [];
   for (const [remote, plan] of Object.entries(rollout?.remotes ?? {})) {
     if (!plan.canary) continue;
     const canarySeries = figures.series(remote, plan.canary.version, 'canary');
@@ -132,28 +193,32 @@ export function assess(figures, rollout, options = {}) {
       { canary: canarySeries?.totals.lcp ?? emptyHistogram(), stable: stableSeries?.totals.lcp ?? emptyHistogram() },
       options.lcp,
     );
-    const decision = { remote, stable: plan.stable, canary: { ...plan.canary }, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
+    const tests = { remote, stable: plan.stable, canary: { ...plan.canary }, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
     const enough = failure.verdict !== 'too-few';
-    if (failure.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'failures' });
-    else if (enough && reference.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'failure-reference' });
-    else if (lcp.verdict === 'worse') Object.assign(decision, { action: 'rollback', why: 'lcp' });
-    else Object.assign(decision, widening(decision, canarySeries, { stages, minStageSessions, start: stageStarts[remote] }));
-    decisions.push(decision);
+    let verdict: Verdict;
+    if (failure.verdict === 'worse') verdict = { action: 'rollback', why: 'failures' };
+    else if (enough && reference.verdict === 'worse') verdict = { action: 'rollback', why: 'failure-reference' };
+    else if (lcp.verdict === 'worse') verdict = { action: 'rollback', why: 'lcp' };
+    else verdict = widening(tests, canarySeries, { stages, minStageSessions, start: stageStarts[remote] });
+    decisions.push({ ...tests, ...verdict });
   }
   return decisions;
 }
 
-/**
- * assess() with each decision's reason: the test and the figures that decided it.
- * @returns {{ remote, stable, canary, action: 'rollback'|'widen'|'wait', why, reason, to?, failure, lcp, stageSessions? }[]}
- */
-export const decide = (figures, rollout, options = {}) =>
+/** assess() with each decision's reason: the test and the figures that decided it. */
+export const decide = (figures: GuardFigures, rollout: Rollout | null, options: AssessOptions = {}): Decision[] =>
   assess(figures, rollout, options).map((decision) => ({ ...decision, reason: explain(decision) }));
 
 // A stage is widened on "no evidence of harm": enough sessions at this percent and a failure
 // ratio that leans to "same rate" (both failure tests' LLR ≤ 0), not only on Wald's lower boundary, which two
 // releases that never fail would never reach. The rollback test keeps running at the next stage.
-function widening({ canary, failure, reference }, canarySeries, { stages, minStageSessions, start }) {
+type Verdict = Pick<Assessment, 'action' | 'why' | 'to' | 'stageSessions'>;
+
+function widening(
+  { canary, failure, reference }: Pick<Assessment, 'canary' | 'failure' | 'reference'>,
+  canarySeries: Series | undefined,
+  { stages, minStageSessions, start }: { stages: number[]; minStageSessions: number; start: StageStart | undefined },
+): Verdict {
   const next = stages.filter((stage) => stage > canary.percent).sort((a, b) => a - b)[0];
   if (failure.verdict === 'too-few') return { action: 'wait', why: 'too-few' };
   if (next === undefined) return { action: 'wait', why: stages.length ? 'last-stage' : 'collecting' };
@@ -168,19 +233,19 @@ function widening({ canary, failure, reference }, canarySeries, { stages, minSta
 /** Thrown inside the rollout lock when the canary changed since the decision: nothing is written. */
 class Outdated extends Error {}
 
-function sameCanary(plan, decision) {
+function sameCanary(plan: Rollout['remotes'][string] | undefined, decision: Decision) {
   return plan?.stable === decision.stable && plan.canary?.version === decision.canary.version && plan.canary.percent === decision.canary.percent;
 }
 
-function applyDecision(latest, decision, { at, env, keepHistory }) {
+function applyDecision(latest: Rollout | null, decision: Decision, { at, env, keepHistory }: { at: number; env: NodeJS.ProcessEnv; keepHistory: number }): Rollout {
   const plan = latest?.remotes[decision.remote];
   // A release owner may have moved this canary while the guard was deciding: their move stands.
-  if (!sameCanary(plan, decision)) throw new Outdated();
+  if (!latest || !sameCanary(plan, decision)) throw new Outdated();
   const next =
     decision.action === 'rollback'
       ? rollback(latest, decision.remote, env)
-      : setCanary(latest, decision.remote, decision.canary.version, decision.to, env);
-  const entry = {
+      : setCanary(latest, decision.remote, decision.canary.version, decision.to ?? decision.canary.percent, env);
+  const entry: GuardHistoryEntry = {
     at: new Date(at).toISOString(),
     remote: decision.remote,
     action: decision.action,
@@ -195,7 +260,7 @@ function applyDecision(latest, decision, { at, env, keepHistory }) {
 }
 
 /** When each canary reached its percent: kept across passes in `state`, else from the guard's own history, else now. */
-function trackStages(rollout, state, now) {
+function trackStages(rollout: Rollout, state: GuardState, now: number): Record<string, StageStart> {
   const starts = (state.stageStarts ??= {});
   for (const [remote, plan] of Object.entries(rollout?.remotes ?? {})) {
     const canary = plan.canary;
@@ -214,29 +279,50 @@ function trackStages(rollout, state, now) {
   return starts;
 }
 
+export interface GuardOptions extends Omit<AssessOptions, 'stageStarts' | 'now'> {
+  /** The store (a pg Pool). */
+  db: Store;
+  environment: string;
+  env?: NodeJS.ProcessEnv;
+  /** This guard's name in the lease (guardName()). */
+  holder?: string;
+  /** How long the lease lasts unrenewed (3 passes by default). */
+  leaseMs?: number;
+  /** Figures to judge on (tests); by default the store's, from every instance. */
+  figures?: Pick<Figures, 'series' | 'windowMinutes' | 'prune'>;
+  /** ms; Date.now() by default. */
+  now?: number;
+  /** Kept by the caller between passes (when stages started). */
+  state?: GuardState;
+  /** Told of every change written. */
+  log?: (line: string) => void;
+  intervalMs?: number;
+  keepHistory?: number;
+}
+
 /**
  * One pass of the guard over an environment: take or renew the lease (none: another guard acts,
  * this one waits), decide, then write each rollback or widening as a fenced compare-and-set,
  * re-checked against the map as it is then. The entry point `npm start` and `npm run rollout --
  * guard` call (every GUARD_DEFAULTS.intervalMs, keeping `state` between passes).
- *
- * @param {object} options
- * @param options.db the store (a pg Pool)
- * @param {string} options.environment
- * @param {string} [options.holder] this guard's name in the lease (guardName())
- * @param {number} [options.leaseMs] how long the lease lasts unrenewed (3 passes by default)
- * @param [options.figures] figures to judge on (tests); by default the store's, from every instance
- * @param {number} [options.now] ms; Date.now() by default
- * @param {object} [options.state] kept by the caller between passes (when stages started)
- * @param {(line: string) => void} [options.log] told of every change written
- * @returns {Promise<{ leader: boolean, decisions: object[], applied: object[] }>}
  */
-export async function runGuard({ db, environment, env = process.env, holder = guardName(), leaseMs, figures, now = Date.now(), state = {}, log = () => {}, ...options }) {
+export async function runGuard({
+  db,
+  environment,
+  env = process.env,
+  holder = guardName(),
+  leaseMs,
+  figures,
+  now = Date.now(),
+  state = {},
+  log = () => {},
+  ...options
+}: GuardOptions): Promise<{ leader: boolean; decisions: Decision[]; applied: Decision[] }> {
   const lease = await acquireLease(db, environment, holder, leaseMs ?? 3 * (options.intervalMs ?? GUARD_DEFAULTS.intervalMs));
   if (!lease) return { leader: false, decisions: [], applied: [] };
   // The lease holder also drops counts older than a day, at most once an hour: no other process
   // owns the table's size.
-  if (!(state.prunedAt > now - 60 * 60_000)) {
+  if (!((state.prunedAt ?? NaN) > now - 60 * 60_000)) {
     await pruneHealth(db, { now });
     state.prunedAt = now;
   }
@@ -246,7 +332,7 @@ export async function runGuard({ db, environment, env = process.env, holder = gu
   current.prune(now);
   const stageStarts = trackStages(rollout, state, now);
   const decisions = decide(current, rollout, { ...options, stageStarts, now });
-  const applied = [];
+  const applied: Decision[] = [];
   const keepHistory = options.keepHistory ?? GUARD_DEFAULTS.keepHistory;
   for (const decision of decisions) {
     if (decision.action === 'wait') continue;
@@ -265,7 +351,7 @@ export async function runGuard({ db, environment, env = process.env, holder = gu
       throw error;
     }
     applied.push(decision);
-    if (decision.action === 'widen') stageStarts[decision.remote] = { version: decision.canary.version, percent: decision.to, at: now };
+    if (decision.action === 'widen') stageStarts[decision.remote] = { version: decision.canary.version, percent: decision.to ?? decision.canary.percent, at: now };
     else delete stageStarts[decision.remote];
     log(`${environment}: ${decision.action} ${decision.remote} ${decision.canary.version} — ${decision.reason}`);
   }
@@ -283,10 +369,14 @@ export function startGuard({
   onPause = onError,
   onResume = () => {},
   ...options
-}) {
+}: GuardOptions & {
+  onError?: (error: unknown) => void;
+  onPause?: (error: unknown) => void;
+  onResume?: () => void;
+}): () => Promise<void> {
   const state = options.state ?? {};
   const holder = options.holder ?? guardName();
-  let timer;
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let paused = false;
   const pass = async () => {

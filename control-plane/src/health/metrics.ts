@@ -3,14 +3,20 @@
 // instance's since it started (Prometheus sums the instances); the guard's exact per-minute
 // figures are in the store. Scraped by the operator on the instance's own port, not through the
 // front door (docs/architecture.md, "The store").
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
+import type { Counters } from './otlp.ts';
+import type { MapState } from '../store/liveMap.ts';
 
 export const METRICS_PATH = '/metrics';
 
-/**
- * @param {{ collector: { counters(): object }, storeState?: () => { version: number, stale: boolean, ageMs: number } }} sources
- */
-export function createMetrics({ collector, storeState }) {
+export function createMetrics({
+  collector,
+  storeState,
+}: {
+  collector: { counters(): Counters };
+  storeState?: (() => Pick<MapState, 'version' | 'stale' | 'ageMs'>) | undefined;
+}) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'netnet_' });
   new client.Counter({
@@ -52,11 +58,12 @@ export function createMetrics({ collector, storeState }) {
     });
   }
   return {
-    matches: (req) => new URL(req.url ?? '/', 'http://metrics').pathname === METRICS_PATH,
-    async handle(req, res) {
+    matches: (req: Pick<IncomingMessage, 'url'>) => new URL(req.url ?? '/', 'http://metrics').pathname === METRICS_PATH,
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { Allow: 'GET, HEAD' });
-        return res.end();
+        res.end();
+        return;
       }
       const body = await registry.metrics();
       res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });

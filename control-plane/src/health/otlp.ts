@@ -8,23 +8,40 @@
 //   OTEL_SERVICE_NAME                    the resource's service.name (netnet)
 // Counters are cumulative since the collector started (a backend computes rates from them); the
 // LCP p75 is a gauge over the figures' window.
+import { messageOf } from '../errors.ts';
 import { countOf, quantile } from './histogram.ts';
+import type { Figures } from './figures.ts';
 
-const number = (text, fallback) => {
+/** The collector's counts since it started (createCollector().counters()). */
+export interface Counters {
+  startedAt: number;
+  reports: { remote: string; release: string; channel: string; outcome: string; count: number }[];
+  refused: { status: number; count: number }[];
+}
+
+/** What the export reads: the collector's counters and figures. */
+export interface MetricsSource {
+  counters(): Counters;
+  figures(): Pick<Figures, 'list'>;
+}
+
+type Fetch = typeof globalThis.fetch;
+
+const number = (text: string | undefined, fallback: number): number => {
   const value = Number(text);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
 /** Where metrics go, or null when no endpoint is set. */
-export function otlpEndpoint(env = process.env) {
+export function otlpEndpoint(env = process.env): string | null {
   if (env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) return env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT;
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/metrics`;
   return null;
 }
 
-export function otlpHeaders(env = process.env) {
+export function otlpHeaders(env = process.env): Record<string, string> {
   const text = env.OTEL_EXPORTER_OTLP_METRICS_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS ?? '';
-  const headers = {};
+  const headers: Record<string, string> = {};
   for (const pair of text.split(',')) {
     const at = pair.indexOf('=');
     if (at <= 0) continue;
@@ -37,17 +54,27 @@ export function otlpHeaders(env = process.env) {
   return headers;
 }
 
-const nanos = (ms) => (BigInt(Math.round(ms)) * 1_000_000n).toString();
-const attributes = (values) => Object.entries(values).map(([key, value]) => ({ key, value: { stringValue: String(value) } }));
+const nanos = (ms: number) => (BigInt(Math.round(ms)) * 1_000_000n).toString();
+const attributes = (values: Record<string, unknown>) => Object.entries(values).map(([key, value]) => ({ key, value: { stringValue: String(value) } }));
 
 /**
  * The OTLP JSON body (an ExportMetricsServiceRequest) for the collector's counters() and
  * figures() at `now` (ms).
  */
-export function metricsPayload({ counters, figures, now, serviceName = 'netnet' }) {
+export function metricsPayload({
+  counters,
+  figures,
+  now,
+  serviceName = 'netnet',
+}: {
+  counters: Counters;
+  figures: Pick<Figures, 'list'>;
+  now: number;
+  serviceName?: string;
+}) {
   const start = nanos(counters.startedAt);
   const time = nanos(now);
-  const sum = (name, description, unit, points) => ({
+  const sum = (name: string, description: string, unit: string, points: { attrs: Record<string, unknown>; count: number }[]) => ({
     name,
     description,
     unit,
@@ -100,7 +127,19 @@ export function metricsPayload({ counters, figures, now, serviceName = 'netnet' 
 }
 
 /** One export; resolves to the response status, throws on a network error or timeout. */
-async function exportOnce({ endpoint, headers = {}, payload, fetch = globalThis.fetch, timeoutMs = 10_000 }) {
+async function exportOnce({
+  endpoint,
+  headers = {},
+  payload,
+  fetch = globalThis.fetch,
+  timeoutMs = 10_000,
+}: {
+  endpoint: string;
+  headers?: Record<string, string>;
+  payload: unknown;
+  fetch?: Fetch;
+  timeoutMs?: number;
+}): Promise<number> {
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -116,7 +155,19 @@ async function exportOnce({ endpoint, headers = {}, payload, fetch = globalThis.
  * Exports the collector's figures every OTEL_METRIC_EXPORT_INTERVAL when an endpoint is set;
  * returns stop(), or null with no endpoint. A failed export is reported once until one succeeds.
  */
-export function startOtlpExport({ env = process.env, fetch = globalThis.fetch, now = Date.now, collector, onError = (error) => console.warn(`[health] ${error.message}`) }) {
+export function startOtlpExport({
+  env = process.env,
+  fetch = globalThis.fetch,
+  now = Date.now,
+  collector,
+  onError = (error) => console.warn(`[health] ${messageOf(error)}`),
+}: {
+  env?: NodeJS.ProcessEnv;
+  fetch?: Fetch;
+  now?: () => number;
+  collector: MetricsSource;
+  onError?: (error: unknown) => void;
+}): (() => void) | null {
   const endpoint = otlpEndpoint(env);
   if (!endpoint) return null;
   const headers = otlpHeaders(env);

@@ -64,7 +64,58 @@
 // reason when the canary's p75 is also worse than the stable's by more than `worseBy` (20 %): the
 // test says the difference is real, the margin that it matters. Its α adds to the failure
 // test's in the worst case; in simulation it rolls back no healthy canary.
-import { bucketValue, countOf, splitAtQuantile } from './histogram.ts';
+import { bucketValue, countOf, splitAtQuantile, type Histogram } from './histogram.ts';
+
+/** A stretch of time (a minute of the window) in which both releases served sessions. */
+export interface Stratum {
+  minute?: number;
+  canarySessions: number;
+  canaryFailures: number;
+  stableSessions: number;
+  stableFailures: number;
+}
+
+export interface SessionCounts {
+  sessions: number;
+  failures: number;
+}
+
+export type FailureOptions = Partial<typeof FAILURE_TEST>;
+export type ReferenceOptions = Partial<typeof REFERENCE_TEST> & { current?: number | undefined };
+export type LcpOptions = Partial<typeof LCP_TEST>;
+
+export interface FailureResult {
+  verdict: 'too-few' | 'worse' | 'healthy' | 'undecided';
+  llr: number;
+  upper: number;
+  lower: number;
+  ratio: number;
+  alpha: number;
+  canary: SessionCounts;
+  stable: SessionCounts;
+}
+
+export interface ReferenceResult {
+  verdict: 'worse' | 'undecided';
+  llr: number;
+  upper: number;
+  alpha: number;
+  ratio: number;
+  rate: number;
+  skipped: number;
+  failsEverySession: boolean;
+}
+
+export interface LcpResult {
+  verdict: 'too-few' | 'worse' | 'not-worse';
+  canaryP75: number | null;
+  stableP75: number | null;
+  samples: { canary: number; stable: number };
+  above: number;
+  llr: number;
+  upper: number;
+  worseBy: number;
+}
 
 export const FAILURE_TEST = Object.freeze({ alpha: 0.003, beta: 0.05, ratio: 6, minCanarySessions: 20, minCanaryFailures: 8 });
 export const REFERENCE_TEST = Object.freeze({
@@ -80,7 +131,7 @@ export const REFERENCE_TEST = Object.freeze({
 export const LCP_TEST = Object.freeze({ alpha: 0.01, minSamples: 100, worseBy: 0.2, q0: 0.25, q1: 0.4 });
 
 /** Wald's boundaries on the log-likelihood ratio, with 1/α above (see the top of this file). */
-export function boundaries({ alpha, beta }) {
+export function boundaries({ alpha, beta }: { alpha: number; beta: number }): { upper: number; lower: number } {
   return { upper: Math.log(1 / alpha), lower: Math.log(beta / (1 - alpha)) };
 }
 
@@ -89,18 +140,15 @@ export function boundaries({ alpha, beta }) {
  * stretch of time in which the canary served `canarySessions` and the stable `stableSessions`.
  * A stratum where either served nothing says nothing about the ratio: 0.
  */
-export function stratumLlr({ canarySessions, canaryFailures, stableSessions, stableFailures }, ratio) {
+export function stratumLlr({ canarySessions, canaryFailures, stableSessions, stableFailures }: Stratum, ratio: number): number {
   if (canarySessions <= 0 || stableSessions <= 0 || canaryFailures + stableFailures === 0) return 0;
   const p0 = canarySessions / (canarySessions + stableSessions);
   const p1 = (ratio * p0) / (ratio * p0 + 1 - p0);
   return canaryFailures * Math.log(p1 / p0) + stableFailures * Math.log((1 - p1) / (1 - p0));
 }
 
-/**
- * The floor under every failure decision: enough canary sessions, or enough of them failed.
- * @param {{ sessions: number, failures: number }} canary the canary's counts over the window
- */
-export function enoughEvidence({ sessions, failures }, options = {}) {
+/** The floor under every failure decision: enough canary sessions (its counts over the window), or enough of them failed. */
+export function enoughEvidence({ sessions, failures }: SessionCounts, options: FailureOptions = {}): boolean {
   const { minCanarySessions, minCanaryFailures } = { ...FAILURE_TEST, ...options };
   return sessions >= minCanarySessions || failures >= minCanaryFailures;
 }
@@ -110,7 +158,7 @@ export function enoughEvidence({ sessions, failures }, options = {}) {
  * verdict: 'too-few' (under the floor, enoughEvidence()), 'worse' (rollback), 'healthy'
  * (Wald's lower boundary: not k× worse, with error β), or 'undecided'.
  */
-export function failureTest(strata, options = {}) {
+export function failureTest(strata: Stratum[], options: FailureOptions = {}): FailureResult {
   const { alpha, beta, ratio } = { ...FAILURE_TEST, ...options };
   const { upper, lower } = boundaries({ alpha, beta });
   const canary = { sessions: 0, failures: 0 };
@@ -123,7 +171,7 @@ export function failureTest(strata, options = {}) {
     stable.failures += stratum.stableFailures;
     llr += stratumLlr(stratum, ratio);
   }
-  let verdict = 'undecided';
+  let verdict: FailureResult['verdict'] = 'undecided';
   if (!enoughEvidence(canary, options)) verdict = 'too-few';
   else if (llr >= upper) verdict = 'worse';
   else if (llr <= lower) verdict = 'healthy';
@@ -131,7 +179,7 @@ export function failureTest(strata, options = {}) {
 }
 
 /** P(X ≥ k) for X Poisson with this mean. */
-function poissonTail(mean, k) {
+function poissonTail(mean: number, k: number): number {
   if (k <= 0) return 1;
   let term = Math.exp(-mean);
   let below = term;
@@ -143,7 +191,7 @@ function poissonTail(mean, k) {
 }
 
 /** P(X ≥ k) for X binomial with n trials of probability p. */
-function binomialTail(n, p, k) {
+function binomialTail(n: number, p: number, k: number): number {
   if (k <= 0) return 1;
   if (k > n || p <= 0) return 0;
   if (p >= 1) return 1;
@@ -156,8 +204,8 @@ function binomialTail(n, p, k) {
   return Math.max(0, 1 - below);
 }
 
-const sum = (strata) =>
-  strata.reduce((total, { canarySessions, canaryFailures }) => ({ sessions: total.sessions + canarySessions, failures: total.failures + canaryFailures }), { sessions: 0, failures: 0 });
+const sum = (strata: Stratum[]): SessionCounts =>
+  strata.reduce<SessionCounts>((total, { canarySessions, canaryFailures }) => ({ sessions: total.sessions + canarySessions, failures: total.failures + canaryFailures }), { sessions: 0, failures: 0 });
 
 /**
  * The failure-rate test against the stable's rate over its whole window (`stable`: its totals),
@@ -167,21 +215,21 @@ const sum = (strata) =>
  * `failsEverySession`: the canary failed nearly every session (`broken`), so only a stable
  * failing far beyond its rate left any minute out.
  */
-export function referenceTest(strata, stable, options = {}) {
+export function referenceTest(strata: Stratum[], stable: SessionCounts, options: ReferenceOptions = {}): ReferenceResult {
   const { alpha, ratio, incident, elevated, burst, partial, broken, priorSessions, current } = { ...REFERENCE_TEST, ...options };
   const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
   // One failure and one success added: a stable that has not failed yet is not taken as perfect.
   const rate = (stable.failures + 1) / (stable.sessions + 2);
   const h1 = ratio * rate;
-  const result = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false };
+  const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false };
   if (h1 >= 1) return result;
   const served = strata.filter((stratum) => stratum.canarySessions > 0);
-  const isCurrent = (stratum) => current !== undefined && stratum.minute === current;
-  const stableTail = (stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
+  const isCurrent = (stratum: Stratum) => current !== undefined && stratum.minute === current;
+  const stableTail = (stratum: Stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
   // The canary's usual rate: its whole minutes in which the stable did not fail far beyond its own.
   const calm = served.filter((stratum) => !isCurrent(stratum) && stableTail(stratum) >= incident);
   const usual = sum(calm);
-  const ownTail = (stratum) => {
+  const ownTail = (stratum: Stratum) => {
     const others = calm.includes(stratum)
       ? { sessions: usual.sessions - stratum.canarySessions, failures: usual.failures - stratum.canaryFailures }
       : usual;
@@ -192,7 +240,7 @@ export function referenceTest(strata, stable, options = {}) {
   result.failsEverySession = canary.failures >= FAILURE_TEST.minCanaryFailures && canary.failures >= broken * canary.sessions;
   for (const stratum of served) {
     const tail = stableTail(stratum);
-    let leftOut;
+    let leftOut: boolean;
     if (result.failsEverySession) leftOut = tail < incident;
     else if (isCurrent(stratum)) leftOut = tail < partial || ownTail(stratum) < partial;
     else leftOut = tail < incident || (tail < elevated && ownTail(stratum) < burst);
@@ -211,11 +259,11 @@ export function referenceTest(strata, stable, options = {}) {
  * The LCP test on two histograms (control-plane/src/health/histogram.ts) over the same window.
  * verdict: 'too-few' (either has fewer than minSamples), 'worse' (rollback) or 'not-worse'.
  */
-export function lcpTest({ canary, stable }, options = {}) {
+export function lcpTest({ canary, stable }: { canary: Histogram; stable: Histogram }, options: LcpOptions = {}): LcpResult {
   const { alpha, minSamples, worseBy, q0, q1 } = { ...LCP_TEST, ...options };
   const { upper } = boundaries({ alpha, beta: 0.05 });
   const samples = { canary: countOf(canary), stable: countOf(stable) };
-  const result = { verdict: 'too-few', canaryP75: null, stableP75: null, samples, above: 0, llr: 0, upper, worseBy };
+  const result: LcpResult = { verdict: 'too-few', canaryP75: null, stableP75: null, samples, above: 0, llr: 0, upper, worseBy };
   if (samples.canary < minSamples || samples.stable < minSamples) return result;
   // The line is the p75 of both samples together, not the stable's own: under H0 the two are
   // one sample split at random, so which of the samples above the line are the canary's is a

@@ -5,11 +5,52 @@
 //   node --import tsx control-plane/src/health/simulate.ts [runs]      prints the rollback rates (default 1000 runs)
 import { pathToFileURL } from 'node:url';
 import { createFigures } from './figures.ts';
-import { assess } from './guard.ts';
-import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST } from './sequential.ts';
+import { assess, type AssessOptions, type Why } from './guard.ts';
+import type { Outcome } from './reports.ts';
+import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST, type FailureOptions, type SessionCounts } from './sequential.ts';
+
+/** A seeded source of floats in [0, 1). */
+export type Random = () => number;
+
+/** Every release failing at `rate` for `minutes` from `fromMinute` (minutes after the canary's start, or a [from, to] range to draw it from). */
+export interface Incident {
+  fromMinute: number | [from: number, to: number];
+  minutes: number;
+  rate: number;
+}
+
+export interface CanaryOptions {
+  share: number;
+  canaryRate: number;
+  stableRate: number;
+  maxCanarySessions?: number;
+  secondsPerSession?: number;
+  tickSeconds?: number;
+  lcp?: { median: number; sigma: number; canaryFactor: number };
+  incident?: Incident | null;
+  stableMinutesBefore?: number;
+  guard?: AssessOptions;
+}
+
+export interface CanaryResult {
+  rolledBack: boolean;
+  canarySessions: number;
+  reason?: Why;
+  seen?: SessionCounts;
+  waited: SessionCounts | null;
+}
+
+export type SimulateOptions = Omit<CanaryOptions, 'share'> & {
+  seed?: number;
+  runs?: number;
+  minShare?: number;
+  maxShare?: number;
+  within?: number;
+  bands?: number;
+};
 
 /** Mulberry32: a small, fast, seeded PRNG (floats in [0, 1)). */
-export function mulberry32(seed) {
+export function mulberry32(seed: number): Random {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -23,10 +64,13 @@ const REMOTE = 'remote-title';
 const STABLE = '1.0.0';
 const CANARY = '1.1.0';
 const START = Date.UTC(2025, 0, 6, 9, 0, 0);
-const CANARY_FAILURES = ['fell-back', 'fell-back', 'boundary-error', 'uncaught-error'];
-const STABLE_FAILURES = ['failed', 'boundary-error', 'uncaught-error'];
+const CANARY_FAILURES: Outcome[] = ['fell-back', 'fell-back', 'boundary-error', 'uncaught-error'];
+const STABLE_FAILURES: Outcome[] = ['failed', 'boundary-error', 'uncaught-error'];
 
-function lognormal(rng, median, sigma) {
+/** One of `list`, drawn with `rng`. */
+const pick = <T>(rng: Random, list: T[]): T => list[Math.floor(rng() * list.length)] as T;
+
+function lognormal(rng: Random, median: number, sigma: number): number {
   // Box–Muller; 1 - u keeps log() away from 0.
   const z = Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
   return median * Math.exp(sigma * z);
@@ -53,30 +97,32 @@ export function simulateCanary({
   incident = null,
   stableMinutesBefore = 10,
   guard = {},
-}) {
+}: CanaryOptions & { rng: Random }): CanaryResult {
   const figures = createFigures({ windowMinutes: 60 });
-  const lcpOf = (onCanary) => Math.min(60_000, lognormal(rng, lcp.median, lcp.sigma) * (onCanary ? lcp.canaryFactor : 1));
+  const lcpOf = (onCanary: boolean) => Math.min(60_000, lognormal(rng, lcp.median, lcp.sigma) * (onCanary ? lcp.canaryFactor : 1));
   // The stable served everyone before the canary started: that is in the window too.
   for (let before = START - stableMinutesBefore * 60_000; ; ) {
     before += -Math.log(1 - rng()) * secondsPerSession * 1000;
     if (before >= START) break;
-    const outcome = rng() < stableRate ? STABLE_FAILURES[Math.floor(rng() * STABLE_FAILURES.length)] : 'loaded';
+    const outcome = rng() < stableRate ? pick(rng, STABLE_FAILURES) : 'loaded';
     figures.record([{ remote: REMOTE, release: STABLE, channel: 'stable', outcome, vitals: { lcp: lcpOf(false) } }], before);
   }
-  if (Array.isArray(incident?.fromMinute)) {
-    const [from, to] = incident.fromMinute;
-    incident = { ...incident, fromMinute: from + (to - from) * rng() };
+  let during: { fromMinute: number; minutes: number; rate: number } | null = null;
+  if (incident) {
+    const { fromMinute } = incident;
+    during = { ...incident, fromMinute: Array.isArray(fromMinute) ? fromMinute[0] + (fromMinute[1] - fromMinute[0]) * rng() : fromMinute };
   }
   const rollout = { remotes: { [REMOTE]: { stable: STABLE, canary: { version: CANARY, percent: Math.round(share * 100) } } } };
   let at = START;
   let nextTick = START + tickSeconds * 1000;
   let canarySessions = 0;
-  let waited = null;
+  let waited: SessionCounts | null = null;
   while (canarySessions < maxCanarySessions) {
     at += -Math.log(1 - rng()) * secondsPerSession * 1000;
     while (at >= nextTick) {
       figures.prune(nextTick);
       const [decision] = assess(figures, rollout, { ...guard, now: nextTick });
+      if (!decision) throw new Error('the guard assessed no canary');
       if (decision.action === 'rollback') {
         return { rolledBack: true, canarySessions, reason: decision.why, seen: decision.failure.canary, waited };
       }
@@ -87,10 +133,10 @@ export function simulateCanary({
     if (onCanary) canarySessions += 1;
     // An incident (a CDN or network fault) fails every release alike for a while.
     const minutes = (at - START) / 60_000;
-    const during = incident && minutes >= incident.fromMinute && minutes < incident.fromMinute + incident.minutes;
-    const fails = rng() < (during ? incident.rate : onCanary ? canaryRate : stableRate);
+    const inIncident = during !== null && minutes >= during.fromMinute && minutes < during.fromMinute + during.minutes;
+    const fails = rng() < (during && inIncident ? during.rate : onCanary ? canaryRate : stableRate);
     const failures = onCanary ? CANARY_FAILURES : STABLE_FAILURES;
-    const outcome = fails ? failures[Math.floor(rng() * failures.length)] : 'loaded';
+    const outcome = fails ? pick(rng, failures) : 'loaded';
     const report = {
       remote: REMOTE,
       release: onCanary ? CANARY : STABLE,
@@ -109,7 +155,7 @@ export function simulateCanary({
  * and `late`: the share rolled back only after a look that waited with at least the floor of
  * failed sessions (FAILURE_TEST.minCanaryFailures) already seen.
  */
-export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.5, within = 200, bands = 4, ...canary }) {
+export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.5, within = 200, bands = 4, ...canary }: SimulateOptions) {
   const rng = mulberry32(seed);
   const perBand = Array.from({ length: bands }, (_, index) => ({
     share: [minShare + ((maxShare - minShare) * index) / bands, minShare + ((maxShare - minShare) * (index + 1)) / bands],
@@ -121,11 +167,12 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   let inTime = 0;
   let byLcp = 0;
   let late = 0;
-  const sessionsAtRollback = [];
+  const sessionsAtRollback: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const share = minShare + (maxShare - minShare) * rng();
     const result = simulateCanary({ ...canary, share, rng: mulberry32(seed * 1_000_003 + run) });
     const band = perBand[maxShare > minShare ? Math.min(bands - 1, Math.floor(((share - minShare) / (maxShare - minShare)) * bands)) : 0];
+    if (!band) throw new Error(`no band for the share ${share}`);
     band.runs += 1;
     if (!result.rolledBack) continue;
     rolledBack += 1;
@@ -139,7 +186,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
     }
   }
   sessionsAtRollback.sort((a, b) => a - b);
-  const at = (q) => sessionsAtRollback[Math.min(sessionsAtRollback.length - 1, Math.floor(q * sessionsAtRollback.length))] ?? null;
+  const at = (q: number) => sessionsAtRollback[Math.min(sessionsAtRollback.length - 1, Math.floor(q * sessionsAtRollback.length))] ?? null;
   return { runs, rolledBack: rolledBack / runs, within: inTime / runs, byLcp: byLcp / runs, late: late / runs, perBand, sessions: { median: at(0.5), p95: at(0.95) } };
 }
 
@@ -159,17 +206,20 @@ const SCENARIOS = {
   quiet: { seed: 5, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400 },
   // A canary whose page chunk is missing: every session fails.
   broken: { seed: 7, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100, within: 8 },
-};
+} satisfies Record<string, SimulateOptions & { seed: number }>;
+
+export type ScenarioName = keyof typeof SCENARIOS;
 
 /** One row of the table: `name` a key of SCENARIOS. */
-export function scenario(name, { runs = 1000, seed = 17 } = {}) {
-  const { seed: offset, ...canary } = SCENARIOS[name];
+export function scenario(name: ScenarioName, { runs = 1000, seed = 17 }: { runs?: number; seed?: number } = {}) {
+  const { seed: offset, ...canary }: SimulateOptions & { seed: number } = SCENARIOS[name];
   return simulate({ ...canary, seed: seed + offset, runs });
 }
 
 /** Every row of the table. */
-export function scenarios(options = {}) {
-  return Object.fromEntries(Object.keys(SCENARIOS).map((name) => [name, scenario(name, options)]));
+export function scenarios(options: { runs?: number; seed?: number } = {}) {
+  const names = Object.keys(SCENARIOS) as ScenarioName[];
+  return Object.fromEntries(names.map((name) => [name, scenario(name, options)])) as Record<ScenarioName, ReturnType<typeof simulate>>;
 }
 
 /**
@@ -179,7 +229,21 @@ export function scenarios(options = {}) {
  * exact probability, by dynamic programming over (sessions, failures), that a canary failing at
  * `rate` crosses the rollback boundary within `within` sessions.
  */
-export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE_TEST.ratio, alpha = FAILURE_TEST.alpha + REFERENCE_TEST.alpha, floor = {} }) {
+export function knownRatePower({
+  rate,
+  stableRate,
+  within = 200,
+  ratio = FAILURE_TEST.ratio,
+  alpha = FAILURE_TEST.alpha + REFERENCE_TEST.alpha,
+  floor = {},
+}: {
+  rate: number;
+  stableRate: number;
+  within?: number;
+  ratio?: number;
+  alpha?: number;
+  floor?: FailureOptions;
+}): number {
   const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
   const p0 = stableRate;
   const p1 = Math.min(0.999, ratio * stableRate);
@@ -192,13 +256,14 @@ export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE
   for (let n = 1; n <= within; n += 1) {
     const next = new Float64Array(within + 2);
     for (let x = 0; x < n; x += 1) {
-      if (probability[x] === 0) continue;
-      next[x + 1] += probability[x] * rate;
-      next[x] += probability[x] * (1 - rate);
+      const p = probability[x] ?? 0;
+      if (p === 0) continue;
+      next[x + 1] = (next[x + 1] ?? 0) + p * rate;
+      next[x] = (next[x] ?? 0) + p * (1 - rate);
     }
     for (let x = 0; x <= n; x += 1) {
       if (enoughEvidence({ sessions: n, failures: x }, floor) && x * onFailure + (n - x) * onSuccess >= upper) {
-        crossed += next[x];
+        crossed += next[x] ?? 0;
         next[x] = 0;
       }
     }
@@ -207,9 +272,9 @@ export function knownRatePower({ rate, stableRate, within = 200, ratio = FAILURE
   return crossed;
 }
 
-const percent = (rate) => `${(100 * rate).toFixed(1)} %`;
+const percent = (rate: number) => `${(100 * rate).toFixed(1)} %`;
 
-function print(results) {
+function print(results: ReturnType<typeof scenarios>) {
   const { healthy, failing, failingAt10, incident, incidentAnySecond, incidentOnYoung, quiet, broken, slowLcp } = results;
   console.log(`healthy canaries (0.5 % vs 0.5 %, share 10–50 %, up to 1,000 canary sessions each), ${healthy.runs} runs:`);
   console.log(`  rolled back: ${percent(healthy.rolledBack)} (of which on LCP ${percent(healthy.byLcp)})`);

@@ -18,6 +18,34 @@
 // under the same keys (pageLoadKey, deviceKey).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
+import type { Report } from './reports.ts';
+
+/** A release a ticket names. */
+export interface TicketRelease {
+  remote: string;
+  version: string;
+  channel: string;
+}
+
+/** A verified ticket's contents. */
+export interface Ticket {
+  pageLoad: string;
+  issuedAt: number;
+  device: string | null;
+  releases: TicketRelease[];
+}
+
+export type TicketCheck = { ok: true; ticket: Ticket } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'future' };
+
+/** What of a report counts (createPageLoadMemo().claim). */
+export interface Claimed {
+  outcome?: string;
+  replaces?: 'loaded';
+  vitals?: Record<string, number>;
+}
+
+/** A report's parts a ticket and the counts look at. */
+type Reported = Pick<Report, 'remote' | 'release' | 'outcome' | 'vitals'> & { channel: string };
 
 export const TICKET = Object.freeze({
   // Long enough for a member who opens a later area of the page (its remote then loads and
@@ -44,53 +72,58 @@ const PREVIOUS_SECRET_VARIABLE = 'NETNET_TICKET_SECRET_PREVIOUS';
  * handed out. From the environment; in local mode without one, a random secret for this start
  * (tickets then die with the process, which local mode can afford). Anywhere else a missing or
  * short secret throws: several servers must share it, and a guessable one forges tickets.
- *
- * @param {{ env?: NodeJS.ProcessEnv, local?: boolean }} [options]
- * @returns {Buffer[]}
  */
-export function ticketSecrets({ env = process.env, local = false } = {}) {
+export function ticketSecrets({ env = process.env, local = false }: { env?: NodeJS.ProcessEnv; local?: boolean } = {}): Buffer[] {
   const current = env[SECRET_VARIABLE];
   if (!current) {
     if (local) return [randomBytes(TICKET.minSecretBytes)];
     throw new Error(`${SECRET_VARIABLE} is not set: release-health tickets need a secret shared by the site's servers`);
   }
-  const secrets = [current, env[PREVIOUS_SECRET_VARIABLE]].filter(Boolean).map((secret) => Buffer.from(secret, 'utf8'));
+  const secrets = [current, env[PREVIOUS_SECRET_VARIABLE]].filter((secret): secret is string => Boolean(secret)).map((secret) => Buffer.from(secret, 'utf8'));
   if (secrets.some((secret) => secret.length < TICKET.minSecretBytes)) {
     throw new Error(`${SECRET_VARIABLE} (and ${PREVIOUS_SECRET_VARIABLE}) must be at least ${TICKET.minSecretBytes} bytes`);
   }
   return secrets;
 }
 
-const hmac = (secret, text) => createHmac('sha256', secret).update(text).digest();
+const hmac = (secret: Buffer, text: string): Buffer => createHmac('sha256', secret).update(text).digest();
 
 /**
  * A device as tickets and counts know it: a keyed hash of its bucket id (the first-party cookie
  * that picks its releases), the same for every ticket that device gets and meaningless without
  * the secret. null (no cookie): the page load stands for its device.
  */
-export function deviceTag(secrets, bucketId) {
-  if (!bucketId) return null;
-  return hmac(secrets[0], `device\0${bucketId}`).subarray(0, 16).toString('base64url');
+export function deviceTag(secrets: Buffer[], bucketId: string | null | undefined): string | null {
+  const [secret] = secrets;
+  if (!bucketId || !secret) return null;
+  return hmac(secret, `device\0${bucketId}`).subarray(0, 16).toString('base64url');
 }
 
 /**
- * A signed ticket for one page load.
- *
- * @param {object} options
- * @param {Buffer[]} options.secrets ticketSecrets()
- * @param {{ remote: string, version: string, channel: string }[]} options.releases what the page
- *   may report on: each remote's release as given, and the stable it would fall back to
- * @param {string | null} [options.device] deviceTag() of the page's device
- * @param {number} [options.now] ms
- * @param {string} [options.pageLoad] a fresh random id unless given
- * @returns {string}
+ * A signed ticket for one page load. `secrets`: ticketSecrets(); `releases`: what the page may
+ * report on, each remote's release as given and the stable it would fall back to; `device`:
+ * deviceTag() of the page's device; `now` in ms; `pageLoad`: a fresh random id unless given.
  */
-export function issueTicket({ secrets, releases, device = null, now = Date.now(), pageLoad = randomBytes(16).toString('base64url') }) {
+export function issueTicket({
+  secrets,
+  releases,
+  device = null,
+  now = Date.now(),
+  pageLoad = randomBytes(16).toString('base64url'),
+}: {
+  secrets: Buffer[];
+  releases: TicketRelease[];
+  device?: string | null;
+  now?: number;
+  pageLoad?: string;
+}): string {
+  const [secret] = secrets;
+  if (!secret) throw new Error('a ticket needs a secret (ticketSecrets())');
   if (releases.length === 0 || releases.length > TICKET.maxReleases) throw new Error(`a ticket names 1 to ${TICKET.maxReleases} releases`);
   const payload = Buffer.from(
     JSON.stringify({ v: 1, id: pageLoad, at: now, d: device, r: releases.map(({ remote, version, channel }) => [remote, version, channel]) }),
   ).toString('base64url');
-  const ticket = `${payload}.${hmac(secrets[0], payload).toString('base64url')}`;
+  const ticket = `${payload}.${hmac(secret, payload).toString('base64url')}`;
   if (ticket.length > TICKET.maxLength) throw new Error(`a ticket over ${TICKET.maxLength} characters would be refused`);
   return ticket;
 }
@@ -98,7 +131,7 @@ export function issueTicket({ secrets, releases, device = null, now = Date.now()
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
 
-function signedBy(secrets, payload, signature) {
+function signedBy(secrets: Buffer[], payload: string, signature: Buffer): boolean {
   let found = false;
   // Every secret is tried, whichever matches, so the time taken says nothing about which did.
   for (const secret of secrets) {
@@ -108,35 +141,33 @@ function signedBy(secrets, payload, signature) {
   return found;
 }
 
-function parsePayload(payload) {
-  let value;
+const isNamedRelease = (release: unknown): release is [string, string, string] =>
+  Array.isArray(release) && release.length === 3 && release.every((part) => typeof part === 'string');
+
+function parsePayload(payload: string): Ticket | null {
+  let value: unknown;
   try {
     value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     return null;
   }
-  const { v, id, at, d, r } = value ?? {};
-  if (v !== 1 || typeof id !== 'string' || !ID.test(id) || !Number.isSafeInteger(at)) return null;
+  const { v, id, at, d, r } = (value ?? {}) as Record<string, unknown>;
+  if (v !== 1 || typeof id !== 'string' || !ID.test(id) || typeof at !== 'number' || !Number.isSafeInteger(at)) return null;
   if (d !== null && (typeof d !== 'string' || !ID.test(d))) return null;
   if (!Array.isArray(r) || r.length === 0 || r.length > TICKET.maxReleases) return null;
-  if (!r.every((release) => Array.isArray(release) && release.length === 3 && release.every((part) => typeof part === 'string'))) return null;
+  if (!r.every(isNamedRelease)) return null;
   return { pageLoad: id, issuedAt: at, device: d, releases: r.map(([remote, version, channel]) => ({ remote, version, channel })) };
 }
 
-/**
- * Checks a ticket: its signature (timing-safe, against every secret), then its age.
- *
- * @param {unknown} ticket as the report's batch carried it
- * @param {{ secrets: Buffer[], now?: number, maxAgeMs?: number }} options
- * @returns {{ ok: true, ticket: { pageLoad: string, issuedAt: number, device: string | null,
- *   releases: { remote: string, version: string, channel: string }[] } }
- *   | { ok: false, reason: 'malformed' | 'signature' | 'expired' | 'future' }}
- */
-export function verifyTicket(ticket, { secrets, now = Date.now(), maxAgeMs = TICKET.maxAgeMs }) {
+/** Checks a ticket, as the report's batch carried it: its signature (timing-safe, against every secret), then its age. */
+export function verifyTicket(
+  ticket: unknown,
+  { secrets, now = Date.now(), maxAgeMs = TICKET.maxAgeMs }: { secrets: Buffer[]; now?: number; maxAgeMs?: number },
+): TicketCheck {
   if (typeof ticket !== 'string' || ticket.length > TICKET.maxLength) return { ok: false, reason: 'malformed' };
   const parts = ticket.split('.');
   if (parts.length !== 2 || !parts.every((part) => BASE64URL.test(part))) return { ok: false, reason: 'malformed' };
-  const [payload, signature] = parts;
+  const [payload = '', signature = ''] = parts;
   // The signature first: nothing an outsider wrote is parsed.
   if (!signedBy(secrets, payload, Buffer.from(signature, 'base64url'))) return { ok: false, reason: 'signature' };
   const parsed = parsePayload(payload);
@@ -147,26 +178,24 @@ export function verifyTicket(ticket, { secrets, now = Date.now(), maxAgeMs = TIC
 }
 
 /** Whether a report's remote, release and channel are ones the (verified) ticket names. */
-export const ticketCovers = (ticket, { remote, release, channel }) =>
+export const ticketCovers = (ticket: Ticket, { remote, release, channel }: Reported): boolean =>
   ticket.releases.some((named) => named.remote === remote && named.version === release && named.channel === channel);
 
 /** The key one page load's reports on one release are counted under. */
-export const pageLoadKey = (ticket, { remote, release, channel }) => `${ticket.pageLoad}\0${remote}\0${release}\0${channel}`;
+export const pageLoadKey = (ticket: Ticket, { remote, release, channel }: Reported): string => `${ticket.pageLoad}\0${remote}\0${release}\0${channel}`;
 
 /**
  * Each page load counted once per release. The browser sends, per release and page load, one
  * session (its outcome), at most one failure after a session that went out as `loaded`
  * (shell/src/health/reports.ts), and vitals each at most once; claim() passes exactly that and
  * drops the rest, so a ticket replayed a hundred times counts as the one page load it was.
- * Entries last as long as their ticket could still verify; at `maxEntries` (pruned first) new page
- * loads are refused rather than old ones forgotten, which would let a forgotten one count again.
- *
- * @param {{ maxEntries?: number, maxAgeMs?: number }} [options]
+ * Entries last as long as their ticket could still verify; at `maxEntries` (pruned first)
+ * new page loads are refused rather than old ones forgotten, which would let a forgotten one count again.
  */
-export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.maxAgeMs } = {}) {
-  const entries = new Map();
+export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.maxAgeMs }: { maxEntries?: number; maxAgeMs?: number } = {}) {
+  const entries = new Map<string, { expires: number; outcome: string | null; lateFailure: boolean; vitals: Set<string> }>();
 
-  function prune(now) {
+  function prune(now: number) {
     for (const [key, entry] of entries) if (entry.expires <= now) entries.delete(key);
   }
 
@@ -179,7 +208,7 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
      * one failure after a loaded session, whose count it corrects), or null when nothing does.
      * The report must be one the ticket covers (ticketCovers).
      */
-    claim(ticket, report, now = Date.now()) {
+    claim(ticket: Ticket, report: Reported, now = Date.now()): Claimed | null {
       const key = pageLoadKey(ticket, report);
       let entry = entries.get(key);
       if (!entry) {
@@ -188,7 +217,7 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
         entry = { expires: ticket.issuedAt + maxAgeMs + TICKET.skewMs, outcome: null, lateFailure: false, vitals: new Set() };
         entries.set(key, entry);
       }
-      const counted = {};
+      const counted: Claimed = {};
       if (report.outcome !== undefined) {
         if (entry.outcome === null) {
           entry.outcome = report.outcome;
@@ -198,9 +227,10 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
           Object.assign(counted, { outcome: report.outcome, replaces: 'loaded' });
         }
       }
-      const fresh = Object.entries(report.vitals ?? {}).filter(([name]) => !entry.vitals.has(name));
+      const seen = entry.vitals;
+      const fresh = Object.entries(report.vitals ?? {}).filter(([name]) => !seen.has(name));
       if (fresh.length > 0) {
-        for (const [name] of fresh) entry.vitals.add(name);
+        for (const [name] of fresh) seen.add(name);
         counted.vitals = Object.fromEntries(fresh);
       }
       return Object.keys(counted).length > 0 ? counted : null;
@@ -212,14 +242,14 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
  * The key a device's reports on one release are counted under, per hour of DEVICE_CAP: sessions
  * (reports with an outcome) apart from vitals-only reports, each kind capped on its own.
  */
-export const deviceKey = (ticket, { remote, release, channel, outcome }, now = Date.now(), windowMs = DEVICE_CAP.windowMs) =>
+export const deviceKey = (ticket: Ticket, { remote, release, channel, outcome }: Reported, now = Date.now(), windowMs: number = DEVICE_CAP.windowMs): string =>
   [ticket.device ?? `page:${ticket.pageLoad}`, remote, release, channel, outcome === undefined ? 'vitals' : 'session', Math.floor(now / windowMs)].join('\0');
 
 /**
  * How many of `offered` sessions a device may still count toward the guard for one release this
  * hour, with `counted` counted already. Pure, so a store can apply it to its own counts.
  */
-export function sessionsAllowed({ counted, offered = 1, cap = DEVICE_CAP.sessions }) {
+export function sessionsAllowed({ counted, offered = 1, cap = DEVICE_CAP.sessions }: { counted: number; offered?: number; cap?: number }): number {
   return Math.max(0, Math.min(offered, cap - counted));
 }
 
@@ -227,17 +257,19 @@ export function sessionsAllowed({ counted, offered = 1, cap = DEVICE_CAP.session
  * The per-device cap in memory: take() says whether one more session (or vitals-only report) of
  * this device and release counts this hour. Hours past are dropped as the clock moves on; at `maxEntries` new devices are
  * refused, as the page-load memo refuses new page loads.
- *
- * @param {{ cap?: number, windowMs?: number, maxEntries?: number }} [options]
  */
-export function createDeviceCounter({ cap = DEVICE_CAP.sessions, windowMs = DEVICE_CAP.windowMs, maxEntries = 100_000 } = {}) {
-  const counts = new Map();
+export function createDeviceCounter({
+  cap = DEVICE_CAP.sessions,
+  windowMs = DEVICE_CAP.windowMs,
+  maxEntries = 100_000,
+}: { cap?: number; windowMs?: number; maxEntries?: number } = {}) {
+  const counts = new Map<string, number>();
   let hour = -Infinity;
   return {
     get size() {
       return counts.size;
     },
-    take(ticket, report, now = Date.now()) {
+    take(ticket: Ticket, report: Reported, now = Date.now()): boolean {
       const current = Math.floor(now / windowMs);
       if (current !== hour) {
         hour = current;

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { migrate, migrations, openDatabase } from './database.ts';
-import { testDatabase } from './testDatabase.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const TABLES = ['audit', 'guard_leases', 'health_counts', 'releases', 'rollouts', 'schema_migrations'];
 
 describe('migrations', { timeout: 60_000 }, () => {
-  let database;
+  let database: TestDatabase;
   let databases = 0;
   const pools = [];
   before(async () => {

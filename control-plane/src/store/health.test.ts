@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createFigures, MINUTE_MS } from '../health/figures.ts';
 import { OUTCOMES } from '../health/reports.ts';
 import { createHealthStore, pruneHealth, readFigures } from './health.ts';
-import { testDatabase } from './testDatabase.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const NOW = T0 + 10 * MINUTE_MS;
@@ -76,9 +76,9 @@ async function appendAll(store, batches) {
 }
 
 describe('release health store', { timeout: 120_000 }, () => {
-  let database;
-  let db;
-  let environment;
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let environment: string;
   let runs = 0;
   const stores = [];
   before(async () => {

@@ -5,15 +5,32 @@
 // few milliseconds, or while a write is under way, are summed into one INSERT … ON CONFLICT DO
 // UPDATE, so the database sees tens of writes a second however many beacons arrive; a write that
 // fails rejects every batch in it and counts none of them (one statement: all or nothing).
-import { createFigures, minuteOf } from '../health/figures.ts';
+import { createFigures, minuteOf, type Counted, type Figures, type MinuteJson } from '../health/figures.ts';
 import { bucketOf } from '../health/histogram.ts';
+import type { Queryable } from './database.ts';
+
+interface CountRow {
+  remote: string;
+  release: string;
+  channel: string;
+  minute: number;
+  metric: string;
+  count: number;
+}
+
+export interface HealthStore {
+  /** What this instance recorded (its series bound, its metrics); the guard reads the store's. */
+  figures: Figures;
+  append(reports: Counted[], at: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 const OUTCOME = 'outcome:';
 const LCP = 'lcp:';
 
 /** The rows one batch of reports adds: Map<key, { remote, release, channel, minute, metric, count }>. */
-function addCounts(rows, reports, minute) {
-  const add = (remote, release, channel, metric) => {
+function addCounts(rows: Map<string, CountRow>, reports: Counted[], minute: number) {
+  const add = (remote: string, release: string, channel: string, metric: string) => {
     const key = `${remote}\n${release}\n${channel}\n${minute}\n${metric}`;
     const row = rows.get(key);
     if (row) row.count += 1;
@@ -29,13 +46,20 @@ function addCounts(rows, reports, minute) {
 // Rows go in one fixed order, the same in every instance: an INSERT … ON CONFLICT DO UPDATE locks
 // the rows it meets in the order it meets them, and two instances' statements meeting the same
 // rows in different orders deadlock, one of them failing with all its batches (503s under load).
-const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const byKey = (a, b) =>
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byKey = (a: CountRow, b: CountRow) =>
   a.minute - b.minute || compare(a.remote, b.remote) || compare(a.release, b.release) || compare(a.channel, b.channel) || compare(a.metric, b.metric);
 
-async function writeCounts(db, environment, rows) {
-  const columns = { remote: [], release: [], channel: [], minute: [], metric: [], count: [] };
-  for (const row of [...rows.values()].sort(byKey)) for (const name of Object.keys(columns)) columns[name].push(row[name]);
+async function writeCounts(db: Queryable, environment: string, rows: Map<string, CountRow>) {
+  const columns = { remote: [] as string[], release: [] as string[], channel: [] as string[], minute: [] as number[], metric: [] as string[], count: [] as number[] };
+  for (const row of [...rows.values()].sort(byKey)) {
+    columns.remote.push(row.remote);
+    columns.release.push(row.release);
+    columns.channel.push(row.channel);
+    columns.minute.push(row.minute);
+    columns.metric.push(row.metric);
+    columns.count.push(row.count);
+  }
   await db.query(
     `INSERT INTO health_counts (environment, remote, release, channel, minute, metric, count)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[])
@@ -45,18 +69,24 @@ async function writeCounts(db, environment, rows) {
   );
 }
 
-/**
- * The collector's store for one environment.
- * @param {{ db, environment: string, gatherMs?: number, windowMinutes?: number, maxSeries?: number }} options
- *   `gatherMs`: how long a batch waits for others to share its write
- * @returns {{ figures, append(reports, at: number): Promise<void>, close(): Promise<void> }}
- *   `figures`: what this instance recorded (its series bound, its metrics); the guard reads the store's
- */
-export function createHealthStore({ db, environment, gatherMs = 4, windowMinutes = 60, maxSeries }) {
+/** The collector's store for one environment. `gatherMs`: how long a batch waits for others to share its write. */
+export function createHealthStore({
+  db,
+  environment,
+  gatherMs = 4,
+  windowMinutes = 60,
+  maxSeries,
+}: {
+  db: Queryable;
+  environment: string;
+  gatherMs?: number;
+  windowMinutes?: number;
+  maxSeries?: number;
+}): HealthStore {
   const figures = createFigures({ windowMinutes, maxSeries });
-  let pending = [];
-  let timer = null;
-  let writing = null;
+  let pending: { reports: Counted[]; at: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<void> | null = null;
   let closed = false;
 
   async function flush() {
@@ -65,7 +95,7 @@ export function createHealthStore({ db, environment, gatherMs = 4, windowMinutes
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
-    const rows = new Map();
+    const rows = new Map<string, CountRow>();
     for (const item of batch) addCounts(rows, item.reports, minuteOf(item.at));
     writing = writeCounts(db, environment, rows);
     try {
@@ -86,14 +116,14 @@ export function createHealthStore({ db, environment, gatherMs = 4, windowMinutes
     figures,
     append(reports, at) {
       if (closed) return Promise.reject(new Error('the health store is closed'));
-      return new Promise((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         pending.push({ reports, at, resolve, reject });
         if (!timer && !writing) timer = setTimeout(flush, gatherMs);
       });
     },
     async close() {
       closed = true;
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
       await writing?.catch(() => {});
       await flush();
     },
@@ -104,20 +134,22 @@ export function createHealthStore({ db, environment, gatherMs = 4, windowMinutes
  * The figures of an environment over the window ending `now`, as the store holds them from every
  * instance (createFigures() of control-plane/src/health/figures.ts, loaded).
  */
-export async function readFigures(db, environment, { windowMinutes = 60, now = Date.now() } = {}) {
+export async function readFigures(db: Queryable, environment: string, { windowMinutes = 60, now = Date.now() }: { windowMinutes?: number; now?: number } = {}): Promise<Figures> {
   const from = minuteOf(now) - windowMinutes + 1;
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ remote: string; release: string; channel: string; minute: string; metric: string; count: string }>(
     'SELECT remote, release, channel, minute, metric, count FROM health_counts WHERE environment = $1 AND minute >= $2',
     [environment, from],
   );
-  const series = new Map();
+  type Counts = MinuteJson[1];
+  const series = new Map<string, { remote: string; release: string; channel: string; minutes: Map<number, Counts> }>();
   for (const { remote, release, channel, minute, metric, count } of rows) {
     const key = `${remote}\n${release}\n${channel}`;
-    if (!series.has(key)) series.set(key, { remote, release, channel, minutes: new Map() });
-    const minutes = series.get(key).minutes;
+    let known = series.get(key);
+    if (!known) series.set(key, (known = { remote, release, channel, minutes: new Map() }));
+    const minutes = known.minutes;
     const at = Number(minute);
-    if (!minutes.has(at)) minutes.set(at, { outcomes: {}, lcp: [] });
-    const counts = minutes.get(at);
+    let counts = minutes.get(at);
+    if (!counts) minutes.set(at, (counts = { outcomes: {}, lcp: [] }));
     if (metric.startsWith(OUTCOME)) counts.outcomes[metric.slice(OUTCOME.length)] = Number(count);
     else if (metric.startsWith(LCP)) counts.lcp.push([Number(metric.slice(LCP.length)), Number(count)]);
   }
@@ -128,6 +160,6 @@ export async function readFigures(db, environment, { windowMinutes = 60, now = D
 }
 
 /** Drops counts older than `keepMinutes` (the guard's window is an hour; a day is kept for status). */
-export async function pruneHealth(db, { keepMinutes = 24 * 60, now = Date.now() } = {}) {
+export async function pruneHealth(db: Queryable, { keepMinutes = 24 * 60, now = Date.now() }: { keepMinutes?: number; now?: number } = {}): Promise<void> {
   await db.query('DELETE FROM health_counts WHERE minute < $1', [minuteOf(now) - keepMinutes]);
 }

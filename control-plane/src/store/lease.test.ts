@@ -12,7 +12,7 @@ import { createFigures, MINUTE_MS } from '../health/figures.ts';
 import { runGuard } from '../health/guard.ts';
 import { acquireLease, leaseHolder, releaseLease } from './lease.ts';
 import { LeaseLost, readRollout, updateRollout } from './rollouts.ts';
-import { testDatabase } from './testDatabase.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const LONG = 60_000;
 const REMOTE = 'remote-title';
@@ -47,10 +47,10 @@ function pausing(pool, nth, hook) {
 }
 
 describe('guard lease', { timeout: 120_000 }, () => {
-  let database;
-  let db;
-  let env;
-  let environment;
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let env: NodeJS.ProcessEnv;
+  let environment: string;
   let runs = 0;
   before(async () => {
     database = await testDatabase();

@@ -14,7 +14,7 @@ import { startEmbedded } from './embedded.ts';
 import { watchMap } from './liveMap.ts';
 import { registerRelease } from './releases.ts';
 import { updateRollout } from './rollouts.ts';
-import { testDatabase } from './testDatabase.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const run = promisify(execFile);
 const REMOTE = 'remote-title';
@@ -31,9 +31,9 @@ async function within(ms, check, describe = () => '') {
 }
 
 describe('live map', { timeout: 120_000 }, () => {
-  let database;
-  let db;
-  let environment;
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let environment: string;
   let runs = 0;
   const watchers = [];
   before(async () => {

@@ -5,32 +5,63 @@
 // map's version every few seconds as a backstop. The database being away, slow or suddenly
 // empty never means "no releases": the last good map stays, and state() says how old it is.
 import pg from 'pg';
-import { listReleases, RELEASES_CHANNEL } from './releases.ts';
 import { DeployError } from '../deploy/tree.ts';
-import { readRollout, ROLLOUT_CHANNEL } from './rollouts.ts';
+import { messageOf } from '../errors.ts';
+import type { Queryable } from './database.ts';
+import { listReleases, RELEASES_CHANNEL, type Releases } from './releases.ts';
+import { readRollout, ROLLOUT_CHANNEL, type Rollout } from './rollouts.ts';
+
+/** What the instance serves from: the map, its version and the releases; `error` when the map held does not validate. */
+export interface Snapshot {
+  version: number;
+  rollout: Rollout | null;
+  releases: Releases;
+  error?: unknown;
+}
+
+export interface MapState {
+  version: number;
+  listening: boolean;
+  stale: boolean;
+  error?: string;
+  ageMs: number;
+}
+
+export interface LiveMap {
+  current(): Snapshot;
+  state(): MapState;
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
- * @param {object} options
- * @param options.db the pg Pool reads go through
- * @param {import('pg').ClientConfig} options.config where the listening connection goes
- * @param {string} options.environment
- * @param {number} [options.pollMs] the backstop's period
- * @param {(line: string) => void} [options.log]
- * @returns {Promise<{ current(): { version: number, rollout: object | null, releases: Map<string, object[]>, error?: Error }, state(): object, refresh(): Promise<void>, close(): Promise<void> }>}
- *   resolves once the first read succeeded (it is retried until then)
+ * `db`: the pg Pool reads go through; `config`: where the listening connection goes; `pollMs`: the
+ * backstop's period. Resolves once the first read succeeded (it is retried until then).
  */
-export async function watchMap({ db, config, environment, pollMs = 2_000, log = () => {} }) {
-  let snapshot = null;
+export async function watchMap({
+  db,
+  config,
+  environment,
+  pollMs = 2_000,
+  log = () => {},
+}: {
+  db: Queryable;
+  config: pg.ClientConfig;
+  environment: string;
+  pollMs?: number;
+  log?: (line: string) => void;
+}): Promise<LiveMap> {
+  let snapshot: Snapshot | null = null;
   let readAt = 0;
-  let lastError = null;
+  let lastError: unknown = null;
   let listening = false;
-  let listener = null;
+  let listener: pg.Client | null = null;
   let closed = false;
-  let refreshing = null;
+  let refreshing: Promise<void> | null = null;
 
   async function read() {
     const [map, releases] = await Promise.all([
-      readRollout(db, environment).catch((error) => {
+      readRollout(db, environment).catch((error: unknown): { version: number; rollout: null; error?: unknown } => {
         // A map the store holds but that does not validate (written by hand): with nothing better
         // in memory, requests are told so (an error page with Reload), not given made-up releases.
         if (snapshot || !(error instanceof DeployError)) throw error;
@@ -43,16 +74,16 @@ export async function watchMap({ db, config, environment, pollMs = 2_000, log = 
     if (snapshot && map.version < snapshot.version) {
       throw new Error(`the store holds version ${map.version} of the ${environment} map, older than the ${snapshot.version} in memory; keeping ${snapshot.version}`);
     }
-    snapshot = { version: map.version, rollout: map.rollout, releases, ...(map.error && { error: map.error }) };
+    snapshot = { version: map.version, rollout: map.rollout, releases, ...('error' in map && map.error ? { error: map.error } : {}) };
     readAt = Date.now();
     if (lastError) log(`the store answers again; ${environment} map version ${map.version}`);
     lastError = null;
   }
 
-  function refresh() {
+  function refresh(): Promise<void> {
     refreshing ??= read()
-      .catch((error) => {
-        if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${error.message}`);
+      .catch((error: unknown) => {
+        if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${messageOf(error)}`);
         lastError = error;
       })
       .finally(() => {
@@ -92,11 +123,11 @@ export async function watchMap({ db, config, environment, pollMs = 2_000, log = 
   async function poll() {
     if (closed) return;
     try {
-      const { rows } = await db.query('SELECT version FROM rollouts WHERE environment = $1', [environment]);
-      const version = rows.length ? Number(rows[0].version) : 0;
+      const { rows } = await db.query<{ version: string }>('SELECT version FROM rollouts WHERE environment = $1', [environment]);
+      const version = rows[0] ? Number(rows[0].version) : 0;
       if (!snapshot || version !== snapshot.version || lastError) await refresh();
     } catch (error) {
-      if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${error.message}`);
+      if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${messageOf(error)}`);
       lastError = error;
     }
   }
@@ -109,13 +140,15 @@ export async function watchMap({ db, config, environment, pollMs = 2_000, log = 
   const poller = setInterval(poll, pollMs);
   poller.unref();
 
+  // The loop above ends only once a read succeeded.
+  const first = snapshot as Snapshot;
   return {
-    current: () => snapshot,
+    current: () => snapshot ?? first,
     state: () => ({
-      version: snapshot.version,
+      version: (snapshot ?? first).version,
       listening,
       stale: lastError !== null,
-      ...(lastError && { error: lastError.message }),
+      ...(lastError ? { error: messageOf(lastError) } : {}),
       ageMs: Date.now() - readAt,
     }),
     refresh,

@@ -8,7 +8,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { DeployError } from '../deploy/tree.ts';
 import { auditTrail, Conflict, readRollout, ROLLOUT_CHANNEL, updateRollout } from './rollouts.ts';
-import { testDatabase } from './testDatabase.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
 const START = { remotes: Object.fromEntries(REMOTES.map((remote) => [remote, { stable: '1.0.0', history: [] }])) };
@@ -46,9 +46,9 @@ function racing(pool, writers) {
 const changing = (remote, plan) => (latest) => ({ ...latest, remotes: { ...latest.remotes, [remote]: { ...latest.remotes[remote], ...plan } } });
 
 describe('rollout map', { timeout: 60_000 }, () => {
-  let database;
-  let db;
-  let environment;
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let environment: string;
   let runs = 0;
   before(async () => {
     database = await testDatabase();

@@ -23,3 +23,6 @@ export async function testDatabase({ max = 10 }: { max?: number } = {}) {
     },
   };
 }
+
+/** A test file's database (testDatabase()). */
+export type TestDatabase = Awaited<ReturnType<typeof testDatabase>>;
