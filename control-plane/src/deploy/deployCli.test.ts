@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { openDatabase } from '../store/database.ts';
 import { embeddedDir, startEmbedded } from '../store/embedded.ts';
-import { readRollout } from '../store/rollouts.ts';
-import { cliHarness, root, type CliHarness } from './cliTesting.ts';
+import { readRollout, type Rollout } from '../store/rollouts.ts';
+import type { Counted } from '../health/figures.ts';
+import { cliHarness, root, type CliHarness, type CliResult } from './cliTesting.ts';
 
 let deploy: string;
 let builds: string;
-/** @type {Awaited<ReturnType<typeof cliHarness>>} */
 let harness: CliHarness;
 
 before(async () => {
@@ -35,31 +35,36 @@ afterEach(() => {
   rmSync(builds, { recursive: true, force: true });
 });
 
-const cli = (...args) => harness.cli(...args);
-const rollout = (environment) => harness.rollout(environment);
-const sha384 = (content) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
+const cli = (...args: Parameters<CliHarness['cli']>) => harness.cli(...args);
+/** The environment's map: the tests that read it have rolled something out there. */
+const rollout = async (environment?: string): Promise<Rollout> => {
+  const map = await harness.rollout(environment);
+  assert.ok(map, 'a map in the store');
+  return map;
+};
+const sha384 = (content: string | Buffer) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 const actor = `${userInfo().username}@${hostname()}`;
 
 /** The releases the store lists, as "remote version" lines, oldest first. */
 async function registered() {
-  const { rows } = await harness.db.query("SELECT remote || ' ' || version AS release FROM releases ORDER BY remote, version");
+  const { rows } = await harness.db.query<{ release: string }>("SELECT remote || ' ' || version AS release FROM releases ORDER BY remote, version");
   return rows.map((row) => row.release);
 }
 
-const shared = (name, requiredVersion, version = requiredVersion.replace(/^\D+/, '')) => ({ name, version, singleton: true, requiredVersion });
+const shared = (name: string, requiredVersion: string, version = requiredVersion.replace(/^\D+/, '')) => ({ name, version, singleton: true, requiredVersion });
 
 /**
  * The `shared` list of a production build of the current code, as webpack.shared.js makes it:
  * the singletons at the ranges of shared/package.json, and @netnet/shared at ^its version.
  */
 function sharedOfThisCode() {
-  const pkg = JSON.parse(readFileSync(join(root, 'shared/package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(root, 'shared/package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
   const singletons = { react: 'react', 'react/jsx-runtime': 'react', 'react-dom': 'react-dom', 'react-dom/client': 'react-dom', jotai: 'jotai' };
-  return [...Object.entries(singletons).map(([name, from]) => shared(name, pkg.dependencies[from])), shared(pkg.name, `^${pkg.version}`)];
+  return [...Object.entries(singletons).map(([name, from]) => shared(name, pkg.dependencies[from] ?? '')), shared(pkg.name, `^${pkg.version}`)];
 }
 
 /** A stand-in for a production build of a remote at a version; its manifest declares `sharedList`. */
-function fakeBuild(remote, version, name = remote.replace('-', '_'), sharedList = sharedOfThisCode()) {
+function fakeBuild(remote: string, version: string, name = remote.replace('-', '_'), sharedList: unknown = sharedOfThisCode()) {
   const dir = join(builds, `${remote}-${version}-${name}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ name, metaData: { buildInfo: { buildVersion: version } }, shared: sharedList }));
@@ -67,7 +72,7 @@ function fakeBuild(remote, version, name = remote.replace('-', '_'), sharedList 
   return dir;
 }
 
-const publish = (remote, version) => cli('release', remote, '--version', version, '--from', fakeBuild(remote, version));
+const publish = (remote: string, version: string) => cli('release', remote, '--version', version, '--from', fakeBuild(remote, version));
 
 describe('release', () => {
   it('publishes a build as deploy/<remote>/<version>/ and registers it in the store, and refuses to publish that version again', async () => {
@@ -110,7 +115,7 @@ describe('release', () => {
     [['remote-title', '--version', '../1.0.0'], /is not a version/],
     [['remote-title', '--version', '1.0.0', '--from', '/no/such/build'], /does not exist/],
     [['remote-title', '--bogus'], /Unknown option '--bogus'/],
-  ]) {
+  ] as [string[], RegExp][]) {
     it(`refuses ${JSON.stringify(args)} with a clear message`, async () => {
       const result = cli('release', ...args);
       assert.equal(result.code, 1);
@@ -154,7 +159,7 @@ describe('rollout', () => {
     assert.deepEqual((await rollout()).remotes['remote-title'], { stable: '1.3.0', canary: { version: '1.4.0', percent: 10 }, history: [] });
 
     assert.equal(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '50').code, 0);
-    assert.deepEqual((await rollout()).remotes['remote-title'].canary, { version: '1.4.0', percent: 50 });
+    assert.deepEqual((await rollout()).remotes['remote-title']?.canary, { version: '1.4.0', percent: 50 });
     const status = cli('rollout', 'status').out;
     assert.match(status, /remote-title\s+stable 1.3.0 · canary 1.4.0 at 50%/);
     assert.match(status, /environment local \(map version 3\)/);
@@ -198,14 +203,14 @@ describe('rollout', () => {
     assert.ok(rows.every((row) => row.actor === actor && row.remote === 'remote-title'));
     const { version, rollout: map } = await harness.readRollout();
     assert.equal(version, 9);
-    assert.deepEqual(rows.at(-1).map, map);
+    assert.deepEqual(rows.at(-1)?.map, map);
   });
 
   it('status --json is the map the shell reads: published releases for rolled-out remotes, own builds for the rest', () => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10');
     const map = JSON.parse(cli('rollout', 'status', '--json').out);
-    const release = (version) => ({
+    const release = (version: string) => ({
       version,
       entry: `http://localhost:8090/remote-title/${version}/mf-manifest.json`,
       integrity: {
@@ -224,7 +229,7 @@ describe('rollout', () => {
 
   it('keeps environments apart', async () => {
     assert.equal(cli('rollout', 'stable', 'remote-title', '1.5.0', '--env', 'staging').code, 0);
-    assert.equal((await rollout('staging')).remotes['remote-title'].stable, '1.5.0');
+    assert.equal((await rollout('staging')).remotes['remote-title']?.stable, '1.5.0');
     assert.deepEqual(await harness.readRollout('local'), { version: 0, rollout: null });
     assert.match(cli('rollout', 'status').out, /environment local \(nothing rolled out yet\)/);
   });
@@ -236,7 +241,7 @@ describe('rollout', () => {
     [['promote', 'remote-title'], /has no stable release/],
     [['status', '--env', 'Bad Env'], /not an environment name/],
     [['launch', 'remote-title'], /Unknown command "launch"/],
-  ]) {
+  ] as [string[], RegExp][]) {
     it(`refuses ${JSON.stringify(args)} with a clear message and writes nothing`, async () => {
       const result = cli('rollout', ...args);
       assert.equal(result.code, 1);
@@ -255,14 +260,14 @@ describe('rollout', () => {
       assert.ok(result.err.includes(`--percent takes a whole number from 0 to 100, like 10 (got "${percent}")`), result.err);
       const { version, rollout: map } = await harness.readRollout();
       assert.equal(version, 1);
-      assert.equal(map.remotes['remote-title'].canary, undefined);
+      assert.equal(map?.remotes['remote-title']?.canary, undefined);
     });
   }
 
   it('takes a canary percent written with "%"', async () => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     assert.equal(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent=10%').code, 0);
-    assert.deepEqual((await rollout()).remotes['remote-title'].canary, { version: '1.4.0', percent: 10 });
+    assert.deepEqual((await rollout()).remotes['remote-title']?.canary, { version: '1.4.0', percent: 10 });
   });
 
   it('refuses a canary of the stable version, and of a version that is not published', () => {
@@ -326,7 +331,7 @@ describe('release --from with links in the build', () => {
   for (const [kind, target] of [
     ['a file', (secret) => secret],
     ['a folder', (secret) => join(secret, '..')],
-  ]) {
+  ] as [string, (secret: string) => string][]) {
     it(`refuses a build with a link to ${kind} outside it, and publishes nothing`, async () => {
       const build = fakeBuild('remote-title', '2.0.0');
       const secret = join(builds, 'elsewhere', 'key.txt');
@@ -367,9 +372,9 @@ describe('rollout commands at the same time', () => {
    * the table, which reads pass) until every command has read the map and waits to write it, so
    * all of them read the same version and all but one must lose the compare-and-set.
    */
-  async function atOnce(...commands) {
+  async function atOnce(...commands: string[][]): Promise<CliResult[]> {
     const holder = await harness.db.connect();
-    let runs = [];
+    let runs: ReturnType<CliHarness['cliAsync']>[] = [];
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE rollouts IN SHARE MODE');
@@ -377,11 +382,11 @@ describe('rollout commands at the same time', () => {
       const ended = Promise.race(runs).then((result) => result);
       const deadline = Date.now() + 15_000;
       for (;;) {
-        const { rows } = await harness.db.query("SELECT count(*)::int AS waiting FROM pg_locks WHERE relation = 'rollouts'::regclass AND NOT granted");
-        if (rows[0].waiting === commands.length) break;
+        const { rows } = await harness.db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_locks WHERE relation = 'rollouts'::regclass AND NOT granted");
+        if (rows[0]?.waiting === commands.length) break;
         const early = await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 20))]);
         if (early) assert.fail(`a command ended before it could write: ${JSON.stringify(early)}`);
-        if (Date.now() > deadline) assert.fail(`the commands did not all reach their write: ${rows[0].waiting} waiting`);
+        if (Date.now() > deadline) assert.fail(`the commands did not all reach their write: ${rows[0]?.waiting} waiting`);
       }
     } finally {
       await holder.query('COMMIT').catch(() => {});
@@ -399,16 +404,17 @@ describe('rollout commands at the same time', () => {
         ['canary', 'remote-title', '1.1.0', '--percent', String(round)],
         ['canary', 'remote-search', '1.1.0', '--percent', String(round + 50)],
       );
+      assert.ok(title && search);
       assert.equal(title.code, 0, `round ${round}: remote-title: ${title.err}`);
       assert.equal(search.code, 0, `round ${round}: remote-search: ${search.err}`);
       const now = await harness.readRollout();
-      assert.deepEqual(now.rollout.remotes, {
+      assert.deepEqual(now.rollout?.remotes, {
         'remote-title': { stable: '1.0.0', history: [], canary: { version: '1.1.0', percent: round } },
         'remote-search': { stable: '1.0.0', history: [], canary: { version: '1.1.0', percent: round + 50 } },
       }, `round ${round}`);
       // One after the other, each on the map the other made: two versions, two audit entries.
       assert.equal(now.version, version + 2);
-      const { rows } = await harness.db.query('SELECT map_version, remote FROM audit WHERE map_version > $1 ORDER BY map_version', [version]);
+      const { rows } = await harness.db.query<{ map_version: string; remote: string }>('SELECT map_version, remote FROM audit WHERE map_version > $1 ORDER BY map_version', [version]);
       assert.deepEqual(rows.map((row) => row.map_version).map(Number), [version + 1, version + 2]);
       assert.deepEqual(rows.map((row) => row.remote).sort(), ['remote-search', 'remote-title']);
     }
@@ -419,8 +425,9 @@ describe('rollout commands at the same time', () => {
     for (let round = 1; round <= 5; round += 1) {
       const { version } = await harness.setRollout({ remotes: { ...base, 'remote-title': { stable: '1.0.0', history: [], canary: { version: '1.1.0', percent: 10 } } } });
       const [promoted, rolledBack] = await atOnce(['promote', 'remote-title'], ['rollback', 'remote-title']);
+      assert.ok(promoted && rolledBack);
       assert.deepEqual([promoted.code, rolledBack.code].sort(), [0, 1], `round ${round}: ${promoted.err} ${rolledBack.err}`);
-      const [winner, loser] = promoted.code === 0 ? ['promote', rolledBack] : ['rollback', promoted];
+      const [winner, loser] = promoted.code === 0 ? (['promote', rolledBack] as const) : (['rollback', promoted] as const);
       results[winner] += 1;
       const now = winner === 'promote' ? 'stable 1.1.0' : 'stable 1.0.0';
       assert.match(loser.err, new RegExp(`^error: remote-title in local was changed by someone else meanwhile \\(now ${now}\\); nothing was changed\\. Check \`npm run rollout -- status\` and try again\\.\\n$`));
@@ -428,7 +435,7 @@ describe('rollout commands at the same time', () => {
       const after = await harness.readRollout();
       assert.equal(after.version, version + 1);
       assert.deepEqual(
-        after.rollout.remotes['remote-title'],
+        after.rollout?.remotes['remote-title'],
         winner === 'promote' ? { stable: '1.1.0', history: ['1.0.0'] } : { stable: '1.0.0', history: [], rolledBack: ['1.1.0'] },
       );
       const { rows } = await harness.db.query('SELECT action FROM audit WHERE map_version > $1', [version]);
@@ -440,9 +447,9 @@ describe('rollout commands at the same time', () => {
 
 describe('the compatibility gate', () => {
   // A shell build of our own making, so the versions it provides are known here exactly.
-  let shellManifest;
-  const gated = (...args) => harness.cliWith({ NETNET_SHELL_MANIFEST: shellManifest }, 'rollout', ...args);
-  const release = (version, sharedList) =>
+  let shellManifest: string;
+  const gated = (...args: string[]) => harness.cliWith({ NETNET_SHELL_MANIFEST: shellManifest }, 'rollout', ...args);
+  const release = (version: string, sharedList: unknown) =>
     assert.equal(cli('release', 'remote-title', '--version', version, '--from', fakeBuild('remote-title', version, undefined, sharedList)).code, 0);
   const fits = [shared('react', '^19.0.0'), shared('react-dom/client', '^19.3.0'), shared('jotai', '~2.20.0'), shared('@netnet/shared', '^1.0.0')];
   const needsReact20 = [shared('react', '^20.0.0'), shared('jotai', '^2.20.3')];
@@ -458,7 +465,7 @@ describe('the compatibility gate', () => {
     const result = gated('stable', 'remote-title', '1.3.0');
     assert.equal(result.code, 0);
     assert.equal(result.err, '');
-    assert.equal((await rollout()).remotes['remote-title'].stable, '1.3.0');
+    assert.equal((await rollout()).remotes['remote-title']?.stable, '1.3.0');
   });
 
   it('refuses a canary that needs another version of a shared package, naming the package and both versions', async () => {
@@ -470,28 +477,28 @@ describe('the compatibility gate', () => {
     assert.match(refused.err, /remote-title 1\.4\.0 needs react \^20\.0\.0; the shell provides 19\.3\.1/);
     assert.doesNotMatch(refused.err, /jotai/);
     assert.match(refused.err, /--skip-compatibility rolls it out anyway/);
-    assert.equal((await rollout()).remotes['remote-title'].canary, undefined);
+    assert.equal((await rollout()).remotes['remote-title']?.canary, undefined);
   });
 
   it('refuses it as stable and when promoting it; --skip-compatibility lets it through with a warning saying what was overridden', async () => {
     gated('stable', 'remote-title', '1.3.0');
     release('1.4.0', needsReact20);
     assert.equal(gated('stable', 'remote-title', '1.4.0').code, 1);
-    assert.equal((await rollout()).remotes['remote-title'].stable, '1.3.0');
+    assert.equal((await rollout()).remotes['remote-title']?.stable, '1.3.0');
 
     const forced = gated('canary', 'remote-title', '1.4.0', '--percent', '10', '--skip-compatibility');
     assert.equal(forced.code, 0);
     assert.match(forced.err, /warning: --skip-compatibility: rolling out remote-title 1\.4\.0 although the compatibility gate refuses it/);
     assert.match(forced.err, /remote-title 1\.4\.0 needs react \^20\.0\.0; the shell provides 19\.3\.1/);
-    assert.deepEqual((await rollout()).remotes['remote-title'].canary, { version: '1.4.0', percent: 10 });
+    assert.deepEqual((await rollout()).remotes['remote-title']?.canary, { version: '1.4.0', percent: 10 });
 
     // Promote checks the canary it would make stable.
     const promoted = gated('promote', 'remote-title');
     assert.equal(promoted.code, 1);
     assert.match(promoted.err, /remote-title 1\.4\.0 needs react \^20\.0\.0; the shell provides 19\.3\.1/);
-    assert.equal((await rollout()).remotes['remote-title'].stable, '1.3.0');
+    assert.equal((await rollout()).remotes['remote-title']?.stable, '1.3.0');
     assert.equal(gated('promote', 'remote-title', '--skip-compatibility').code, 0);
-    assert.equal((await rollout()).remotes['remote-title'].stable, '1.4.0');
+    assert.equal((await rollout()).remotes['remote-title']?.stable, '1.4.0');
   });
 
   it('names a shared package the shell does not provide at all', () => {
@@ -524,7 +531,7 @@ describe('the compatibility gate', () => {
     // What the CLI reads without NETNET_SHELL_MANIFEST, read the same way here.
     const build = join(root, 'shell/dist/mf-manifest.json');
     const react = existsSync(build)
-      ? JSON.parse(readFileSync(build, 'utf8')).shared.find((entry) => entry.name === 'react').version
+      ? (JSON.parse(readFileSync(build, 'utf8')) as { shared: { name: string; version: string }[] }).shared.find((entry) => entry.name === 'react')?.version
       : JSON.parse(readFileSync(createRequire(import.meta.url).resolve('react/package.json', { paths: [join(root, 'shell')] }), 'utf8')).version;
     release('1.4.0', sharedOfThisCode());
     const stable = cli('rollout', 'stable', 'remote-title', '1.4.0');
@@ -538,11 +545,11 @@ describe('the compatibility gate', () => {
 });
 
 describe('release health', () => {
-  const times = (count, make) => Array.from({ length: count }, (_, index) => make(index));
-  const reportsArrived = (...args) => harness.reportsArrived(...args);
+  const times = (count: number, make: (index: number) => Counted) => Array.from({ length: count }, (_, index) => make(index));
+  const reportsArrived = (...args: Parameters<CliHarness['reportsArrived']>) => harness.reportsArrived(...args);
 
   beforeEach(() => {
-    for (const [remote, version] of [['remote-title', '1.3.0'], ['remote-title', '1.4.0'], ['remote-search', '1.0.0'], ['remote-search', '1.1.0']]) {
+    for (const [remote, version] of [['remote-title', '1.3.0'], ['remote-title', '1.4.0'], ['remote-search', '1.0.0'], ['remote-search', '1.1.0']] as const) {
       assert.equal(publish(remote, version).code, 0);
     }
   });
@@ -572,7 +579,7 @@ describe('release health', () => {
     assert.equal(code, 0);
     assert.match(out, /release health over the last 60 min \(read \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)/);
     const lines = out.split('\n');
-    const line = (index) => lines[index] ?? '';
+    const line = (index: number) => lines[index] ?? '';
     const title = lines.findIndex((text) => text.startsWith('remote-title'));
     assert.match(line(title + 1), /^ {2}release\s+channel\s+sessions\s+failures\s+rate\s+fell back\s+LCP p75\s+LCP samples$/);
     const stable = /^ {2}1\.3\.0\s+stable\s+40\s+2\s+5\.00%\s+0\s+(\d+) ms\s+40$/.exec(line(title + 2));
@@ -609,12 +616,12 @@ describe('release health', () => {
     assert.equal(pass.code, 0, pass.err);
     const passLines = pass.out.trim().split('\n');
     assert.equal(passLines.length, 1, pass.out);
-    assert.match(passLines[0], /^local: rollback remote-title 1\.4\.0 — failure rate: canary 1\.4\.0 failed 40 of 40 sessions \(100\.00%\)/);
+    assert.match(passLines[0] ?? '', /^local: rollback remote-title 1\.4\.0 — failure rate: canary 1\.4\.0 failed 40 of 40 sessions \(100\.00%\)/);
     const map = await rollout();
     assert.deepEqual(map.remotes['remote-title'], { stable: '1.3.0', history: [], rolledBack: ['1.4.0'] });
-    assert.deepEqual(map.remotes['remote-search'].canary, { version: '1.1.0', percent: 10 });
-    assert.equal(map.guardHistory.length, 1);
-    const [{ at, reason, ...entry }] = map.guardHistory;
+    assert.deepEqual(map.remotes['remote-search']?.canary, { version: '1.1.0', percent: 10 });
+    assert.equal(map.guardHistory?.length, 1);
+    const { at, reason, ...entry } = map.guardHistory![0]!;
     assert.ok(Math.abs(Date.parse(at) - Date.now()) < 60_000, at);
     assert.match(reason, /^failure rate: canary 1\.4\.0 failed 40 of 40/);
     assert.deepEqual(entry, { remote: 'remote-title', action: 'rollback', version: '1.4.0', stable: '1.3.0', from: 10 });
@@ -651,8 +658,8 @@ describe('release health', () => {
     assert.equal(widened.code, 0);
     assert.match(widened.out, /^local: widen remote-search 1\.1\.0 — healthy at 10%: 90 sessions at this stage \(min 50\).*widened to 25%\n$/);
     const map = await rollout();
-    assert.deepEqual(map.remotes['remote-search'].canary, { version: '1.1.0', percent: 25 });
-    const { action, from, to } = map.guardHistory.at(-1);
+    assert.deepEqual(map.remotes['remote-search']?.canary, { version: '1.1.0', percent: 25 });
+    const { action, from, to } = map.guardHistory!.at(-1)!;
     assert.deepEqual({ action, from, to }, { action: 'widen', from: 10, to: 25 });
   });
 
@@ -663,8 +670,8 @@ describe('release health', () => {
     const { child } = running;
     let out = '';
     child.stdout.on('data', (chunk) => void (out += chunk.toString()));
-    const seen = (text) =>
-      new Promise((done, fail) => {
+    const seen = (text: string) =>
+      new Promise<void>((done, fail) => {
         const timer = setTimeout(() => fail(new Error(`no "${text}" in: ${out}`)), 10_000);
         const check = () => {
           if (!out.includes(text)) return;
@@ -678,14 +685,14 @@ describe('release health', () => {
     try {
       await seen('guard for local: every 0.2 s, rollbacks only (no --stages)');
       await new Promise((done) => setTimeout(done, 500));
-      assert.deepEqual((await rollout()).remotes['remote-title'].canary, { version: '1.4.0', percent: 10 });
+      assert.deepEqual((await rollout()).remotes['remote-title']?.canary, { version: '1.4.0', percent: 10 });
       // The site's server records the reports while the guard runs.
       await reportsArrived([
         ...times(40, () => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'fell-back' })),
         ...times(40, () => ({ remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'loaded' })),
       ]);
       await seen('local: rollback remote-title 1.4.0 — failure rate:');
-      assert.equal((await rollout()).remotes['remote-title'].canary, undefined);
+      assert.equal((await rollout()).remotes['remote-title']?.canary, undefined);
     } finally {
       child.kill('SIGTERM');
     }
@@ -725,7 +732,7 @@ describe('release health: what is refused', () => {
     [['--interval', 'soon'], /--interval takes the seconds between passes/],
     [['--once', '--interval', '5'], /--once runs a single pass/],
     [['--percent', '10'], /--percent is not an option of "guard"/],
-  ]) {
+  ] as [string[], RegExp][]) {
     it(`guard refuses ${JSON.stringify(args)} with a clear message before its first pass`, async () => {
       const map = { remotes: { 'remote-title': { stable: '1.3.0', canary: { version: '1.4.0', percent: 10 }, history: [] } } };
       await harness.setRollout(map);

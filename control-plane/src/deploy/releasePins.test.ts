@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { listReleases } from '../store/releases.ts';
-import { updateRollout } from '../store/rollouts.ts';
+import { updateRollout, type Rollout } from '../store/rollouts.ts';
 import { cliHarness, type CliHarness } from './cliTesting.ts';
-import { remoteMapFor } from './remoteMap.ts';
+import { remoteMapFor, type RemoteMap } from './remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
 let deploy: string;
@@ -24,9 +24,9 @@ before(async () => {
 });
 after(() => harness.close());
 
-const cli = (script, args, env = {}) => harness.cliWith(env, script, ...args);
+const cli = (script: 'release' | 'rollout' | 'qa-token', args: string[], env: NodeJS.ProcessEnv = {}) => harness.cliWith(env, script, ...args);
 
-function publish(version) {
+function publish(version: string) {
   const dir = join(builds, version);
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ name: 'remote_title', metaData: { buildInfo: { buildVersion: version } } }));
@@ -37,17 +37,17 @@ function publish(version) {
 }
 
 /** /remotes.json as the shell's server builds it for one request, from what the store holds. */
-async function mapFor(environment, { token, secret } = {}) {
+async function mapFor(environment: string, { token, secret }: { token?: string; secret?: string } = {}) {
   const [{ rollout }, releases] = await Promise.all([harness.readRollout(environment), listReleases(harness.db)]);
   const env = harness.cliEnv(secret ? { NETNET_QA_SECRET: secret } : {});
   return remoteMapFor(environment, { rollout, releases }, env, { qaToken: token });
 }
-const pinnable = (map) => map.remotes['remote-title'].pinnable.map((pin) => pin.version);
+const pinnable = (map: RemoteMap) => map.remotes['remote-title']?.pinnable.map((pin) => pin.version);
 
 /** A change of the map's pin policy, as an operator makes it in the store. */
-const policy = (environment, flags) => updateRollout(harness.db, environment, (map) => ({ ...map, ...flags }), { actor: 'test', action: 'policy' });
+const policy = (environment: string, flags: Partial<Rollout>) => updateRollout(harness.db, environment, (map) => ({ ...map, ...flags }), { actor: 'test', action: 'policy' });
 
-const sha384 = (content) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
+const sha384 = (content: string | Buffer) => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 
 beforeEach(async () => {
   deploy = mkdtempSync(join(tmpdir(), 'netnet-deploy-'));
@@ -70,8 +70,8 @@ it('a release records the SHA-384 of every file it publishes, and the store the 
       'remoteEntry.js': sha384('/* remote-title 1.4.0 */'),
     },
   });
-  const released = (await listReleases(harness.db)).get('remote-title').find((release) => release.version === '1.4.0');
-  assert.deepEqual(released.integrity, {
+  const released = (await listReleases(harness.db)).get('remote-title')?.find((release) => release.version === '1.4.0');
+  assert.deepEqual(released?.integrity, {
     'mf-manifest.json': record.files['mf-manifest.json'],
     'remoteEntry.js': record.files['remoteEntry.js'],
     'integrity.json': sha384(readFileSync(join(deploy, 'remote-title/1.4.0/integrity.json'))),
@@ -98,13 +98,14 @@ describe('in production', () => {
     assert.deepEqual(pinnable(await mapFor('production', { secret: SECRET, token: token() })), ['1.3.0', '1.4.0', '1.5.0']);
   });
 
-  for (const [what, make] of [
+  const tokens: [string, () => string][] = [
     ['signed with another secret', () => token([], 'not-the-secret')],
     ['for another environment', () => cli('qa-token', ['--env', 'staging'], { NETNET_QA_SECRET: SECRET }).out.trim()],
     ['altered', () => token().replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))],
     ['expired', () => `1000000000.${token().split('.')[1]}`],
     ['junk', () => 'x'.repeat(5000)],
-  ]) {
+  ];
+  for (const [what, make] of tokens) {
     it(`a token ${what} lists nothing`, async () => {
       assert.deepEqual(pinnable(await mapFor('production', { secret: SECRET, token: make() })), []);
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { describeUnsatisfied, installedVersions, packageOf, providedVersions, unsatisfiedRequirements } from './compatibility.ts';
 
-const shared = (name, version, requiredVersion) => ({ id: `x:${name}`, name, version, singleton: true, requiredVersion, fallback: '' });
+const shared = (name: string, version: string, requiredVersion: string | false) => ({ id: `x:${name}`, name, version, singleton: true, requiredVersion, fallback: '' });
 
 const shell = {
   name: 'shell',
@@ -18,7 +18,7 @@ const shell = {
   ],
 };
 
-const release = (...entries) => ({ name: 'remote_title', metaData: { buildInfo: { buildVersion: '1.4.0' } }, shared: entries });
+const release = (...entries: unknown[]) => ({ name: 'remote_title', metaData: { buildInfo: { buildVersion: '1.4.0' } }, shared: entries });
 
 describe('the compatibility gate', () => {
   const provided = providedVersions(shell);

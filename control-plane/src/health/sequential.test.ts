@@ -6,9 +6,9 @@ import { bucketOf, emptyHistogram } from './histogram.ts';
 import { boundaries, enoughEvidence, FAILURE_TEST, failureTest, lcpTest, referenceTest, stratumLlr } from './sequential.ts';
 import { mulberry32 } from './simulate.ts';
 
-const stratum = (canarySessions, canaryFailures, stableSessions, stableFailures) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
+const stratum = (canarySessions: number, canaryFailures: number, stableSessions: number, stableFailures: number) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
 
-const choose = (n, k) => {
+const choose = (n: number, k: number) => {
   let value = 1;
   for (let i = 1; i <= k; i += 1) value = (value * (n - k + i)) / i;
   return value;
@@ -23,7 +23,7 @@ describe('the failure-rate SPRT', () => {
   });
 
   it('is a fair bet under H0: the likelihood ratio of a stratum averages exactly 1 when the canary’s share of failures is its share of sessions', () => {
-    for (const [canary, stable, failures] of [[10, 90, 5], [50, 50, 12], [3, 40, 30]]) {
+    for (const [canary, stable, failures] of [[10, 90, 5], [50, 50, 12], [3, 40, 30]] as const) {
       const p0 = canary / (canary + stable);
       let mean = 0;
       for (let x = 0; x <= failures; x += 1) {
@@ -41,7 +41,7 @@ describe('the failure-rate SPRT', () => {
   });
 
   it('decides from 20 canary sessions, or from 8 failed ones: the floor scales with the evidence', () => {
-    const floor = (sessions, failures) => enoughEvidence({ sessions, failures });
+    const floor = (sessions: number, failures: number) => enoughEvidence({ sessions, failures });
     assert.equal(floor(7, 7), false);
     assert.equal(floor(8, 8), true);
     assert.equal(floor(19, 7), false);
@@ -87,7 +87,7 @@ describe('the failure-rate SPRT', () => {
 });
 
 describe('the failure-rate test against the stable’s window', () => {
-  const minute = (canarySessions, canaryFailures, stableSessions, stableFailures) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
+  const minute = (canarySessions: number, canaryFailures: number, stableSessions: number, stableFailures: number) => ({ canarySessions, canaryFailures, stableSessions, stableFailures });
 
   it('gains ln(k) per canary failure and loses a little per success, against the stable’s rate with one failure and one success added', () => {
     const result = referenceTest([minute(100, 2, 100, 0)], { sessions: 998, failures: 4 });
@@ -110,7 +110,7 @@ describe('the failure-rate test against the stable’s window', () => {
   });
 
   // Minutes with their number: five quiet ones, then the one under test.
-  const at = (number, ...counts) => ({ minute: number, ...minute(...counts) });
+  const at = (number: number, ...counts: [number, number, number, number]) => ({ minute: number, ...minute(...counts) });
   const quiet = Array.from({ length: 5 }, (_, number) => at(number, 40, 0, 60, 0));
   const stable = { sessions: 998, failures: 4 }; // a rate of 5 in 1,000 with the one and one added
   const perSuccess = Math.log((1 - 0.03) / (1 - 0.005));
@@ -163,11 +163,12 @@ describe('the failure-rate test against the stable’s window', () => {
 });
 
 describe('the LCP test', () => {
-  const lognormals = (rng, count, median, sigma = 0.5) => {
+  const lognormals = (rng: () => number, count: number, median: number, sigma = 0.5) => {
     const histogram = emptyHistogram();
     for (let i = 0; i < count; i += 1) {
       const z = Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-      histogram[bucketOf(Math.min(60_000, median * Math.exp(sigma * z)))] += 1;
+      const bucket = bucketOf(Math.min(60_000, median * Math.exp(sigma * z)));
+      histogram[bucket] = (histogram[bucket] ?? 0) + 1;
     }
     return histogram;
   };
@@ -182,7 +183,7 @@ describe('the LCP test', () => {
     const rng = mulberry32(2);
     const slow = lcpTest({ canary: lognormals(rng, 300, 3000), stable: lognormals(rng, 2000, 2000) });
     assert.equal(slow.verdict, 'worse');
-    assert.ok(slow.canaryP75 > slow.stableP75 * 1.4, `${slow.canaryP75} vs ${slow.stableP75}`);
+    assert.ok(slow.canaryP75! > slow.stableP75! * 1.4, `${slow.canaryP75} vs ${slow.stableP75}`);
     const same = lcpTest({ canary: lognormals(rng, 300, 2000), stable: lognormals(rng, 2000, 2000) });
     assert.equal(same.verdict, 'not-worse');
   });

@@ -80,9 +80,11 @@ export interface SessionCounts {
   failures: number;
 }
 
-export type FailureOptions = Partial<typeof FAILURE_TEST>;
-export type ReferenceOptions = Partial<typeof REFERENCE_TEST> & { current?: number | undefined };
-export type LcpOptions = Partial<typeof LCP_TEST>;
+/** Overrides of a test's settings (numbers, where the frozen defaults have literal types). */
+type Overrides<T> = { [K in keyof T]?: number };
+export type FailureOptions = Overrides<typeof FAILURE_TEST>;
+export type ReferenceOptions = Overrides<typeof REFERENCE_TEST> & { current?: number | undefined };
+export type LcpOptions = Overrides<typeof LCP_TEST>;
 
 export interface FailureResult {
   verdict: 'too-few' | 'worse' | 'healthy' | 'undecided';

@@ -19,8 +19,8 @@ describe('simulated canaries', () => {
     // the window and leaving incidents out cost a few points, most at a wide share.
     const [narrowest, , , widest] = failing.perBand.map((band) => band.within / band.runs);
     assert.ok(failing.within >= 0.9, `within 200 sessions: ${failing.within}`);
-    assert.ok(narrowest >= 0.92, `share 10–20 %: ${narrowest}`);
-    assert.ok(widest >= 0.87, `share 40–50 %: ${widest}`);
+    assert.ok(narrowest! >= 0.92, `share 10–20 %: ${narrowest}`);
+    assert.ok(widest! >= 0.87, `share 40–50 %: ${widest}`);
     assert.ok(scenario('failingAt10').within >= 0.92);
   });
 
@@ -44,10 +44,10 @@ describe('simulated canaries', () => {
     const broken = scenario('broken');
     assert.equal(broken.rolledBack, 1);
     assert.equal(broken.late, 0);
-    const firstLook = (share, run) => {
+    const firstLook = (share: number, run: number) => {
       const result = simulateCanary({ rng: mulberry32(run), share, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100 });
       assert.equal(result.rolledBack, true, `share ${share}, run ${run}`);
-      assert.ok(result.seen.failures >= FAILURE_TEST.minCanaryFailures, `share ${share}, run ${run}: ${result.seen.failures}`);
+      assert.ok(result.seen!.failures >= FAILURE_TEST.minCanaryFailures, `share ${share}, run ${run}: ${result.seen!.failures}`);
       return (result.waited?.failures ?? 0) < FAILURE_TEST.minCanaryFailures;
     };
     for (let run = 0; run < 50; run += 1) assert.ok(firstLook(0.5, run), `share 50 %, run ${run}`);

@@ -14,26 +14,30 @@ import {
   ticketCovers,
   ticketSecrets,
   verifyTicket,
+  type Ticket,
 } from './ticket.ts';
+import type { Report } from './reports.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
-const secrets = [Buffer.from('a secret of at least thirty-two bytes, for tests only')];
-const otherSecrets = [Buffer.from('another secret of at least thirty-two bytes, for tests')];
+const secret = Buffer.from('a secret of at least thirty-two bytes, for tests only');
+const otherSecret = Buffer.from('another secret of at least thirty-two bytes, for tests');
+const secrets = [secret];
+const otherSecrets = [otherSecret];
 const releases = [
   { remote: 'remote-title', version: '1.4.0', channel: 'canary' },
   { remote: 'remote-title', version: '1.3.0', channel: 'stable' },
   { remote: 'remote-browse', version: '2.0.1', channel: 'stable' },
 ];
-const canary = { remote: 'remote-title', release: '1.4.0', channel: 'canary' };
-const ticketAt = (now = T0, options = {}) => issueTicket({ secrets, releases, device: deviceTag(secrets, 'bucket-7f3a'), now, ...options });
-const verified = (ticket, now = T0) => {
+const canary = { remote: 'remote-title', release: '1.4.0', channel: 'canary' } as const;
+const ticketAt = (now = T0, options: { pageLoad?: string; device?: string | null } = {}) => issueTicket({ secrets, releases, device: deviceTag(secrets, 'bucket-7f3a'), now, ...options });
+const verified = (ticket: string, now = T0): Ticket => {
   const result = verifyTicket(ticket, { secrets, now });
   assert.equal(result.ok, true, result.reason);
-  return result.ticket;
+  return result.ticket as Ticket;
 };
 // A payload signed as the server would sign it, whatever it holds.
-const signed = (payload, key = secrets[0]) => `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
-const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const signed = (payload: string, key = secret) => `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('the signature', () => {
   it('verifies a ticket the server issued, giving back its page load, device and releases', () => {
@@ -44,7 +48,7 @@ describe('the signature', () => {
   it('refuses a ticket signed with another key, or with its payload or signature changed', () => {
     const ticket = ticketAt();
     assert.deepEqual(verifyTicket(ticket, { secrets: otherSecrets, now: T0 }), { ok: false, reason: 'signature' });
-    const [payload, signature] = ticket.split('.');
+    const [payload = '', signature = ''] = ticket.split('.');
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const otherRelease = encode({ ...decoded, r: [['remote-title', '1.5.0', 'canary']] });
     assert.equal(verifyTicket(`${otherRelease}.${signature}`, { secrets, now: T0 }).reason, 'signature');
@@ -55,7 +59,7 @@ describe('the signature', () => {
 
   it('verifies with a previous secret kept for rotation, and not once it is dropped', () => {
     const old = issueTicket({ secrets: otherSecrets, releases, now: T0 });
-    assert.equal(verifyTicket(old, { secrets: [secrets[0], otherSecrets[0]], now: T0 }).ok, true);
+    assert.equal(verifyTicket(old, { secrets: [secret, otherSecret], now: T0 }).ok, true);
     assert.equal(verifyTicket(old, { secrets, now: T0 }).reason, 'signature');
   });
 
@@ -79,14 +83,14 @@ describe('the signature', () => {
   });
 
   it('holds nothing but the page load, the time, a keyed hash of the device and the releases: no member id, email or URL', () => {
-    const [payload] = ticketAt().split('.');
+    const [payload = ''] = ticketAt().split('.');
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
     assert.deepEqual(Object.keys(decoded), ['v', 'id', 'at', 'd', 'r']);
     assert.doesNotMatch(Buffer.from(payload, 'base64url').toString(), /bucket-7f3a/);
   });
 
   it('names at most 16 releases', () => {
-    assert.throws(() => issueTicket({ secrets, releases: Array.from({ length: 17 }, () => releases[0]), now: T0 }), /1 to 16 releases/);
+    assert.throws(() => issueTicket({ secrets, releases: Array.from({ length: 17 }, () => releases[0]!), now: T0 }), /1 to 16 releases/);
     assert.throws(() => issueTicket({ secrets, releases: [], now: T0 }), /1 to 16 releases/);
   });
 });
@@ -181,15 +185,15 @@ describe('the per-device cap', () => {
     const sessions = Array.from({ length: 6 }, () => verified(ticketAt()));
     const taken = sessions.map((ticket) => devices.take(ticket, { ...canary, outcome: 'fell-back' }, T0 + 1000));
     assert.deepEqual(taken, [true, true, true, true, true, false]);
-    assert.equal(devices.take(sessions[0], { remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'loaded' }, T0 + 1000), true);
+    assert.equal(devices.take(sessions[0]!, { remote: 'remote-title', release: '1.3.0', channel: 'stable', outcome: 'loaded' }, T0 + 1000), true);
     // Vitals-only reports have a cap of their own: the sessions' does not silence them.
-    assert.equal(devices.take(sessions[0], { ...canary, vitals: { lcp: 2000 } }, T0 + 1000), true);
+    assert.equal(devices.take(sessions[0]!, { ...canary, vitals: { lcp: 2000 } }, T0 + 1000), true);
     assert.equal(devices.take(verified(ticketAt()), { ...canary, outcome: 'fell-back' }, T0 + DEVICE_CAP.windowMs), true);
   });
 
   it('tells devices apart by their bucket id; a page load without one is its own device', () => {
     const devices = createDeviceCounter({ cap: 1 });
-    const of = (bucketId) => verified(issueTicket({ secrets, releases, device: deviceTag(secrets, bucketId), now: T0 }));
+    const of = (bucketId: string | null) => verified(issueTicket({ secrets, releases, device: deviceTag(secrets, bucketId), now: T0 }));
     assert.equal(devices.take(of('bucket-a'), { ...canary, outcome: 'loaded' }, T0), true);
     assert.equal(devices.take(of('bucket-a'), { ...canary, outcome: 'loaded' }, T0), false);
     assert.equal(devices.take(of('bucket-b'), { ...canary, outcome: 'loaded' }, T0), true);
@@ -207,7 +211,7 @@ describe('forged traffic', () => {
     const devices = createDeviceCounter();
     let counted = 0;
     return {
-      post(ticket, reports, now = T0) {
+      post(ticket: string | undefined, reports: Report[], now = T0) {
         const result = verifyTicket(ticket, { secrets, now });
         if (!result.ok) return;
         for (const report of reports) {
@@ -221,7 +225,7 @@ describe('forged traffic', () => {
       },
     };
   }
-  const invented = Array.from({ length: 50 }, () => ({ ...canary, outcome: 'fell-back' }));
+  const invented = Array.from({ length: 50 }, () => ({ ...canary, outcome: 'fell-back' as const }));
 
   it('counts none of 40 batches of 50 invented sessions without a ticket, or with a forged, expired or other release’s one', () => {
     const collector = counter();
@@ -254,7 +258,7 @@ describe('the secrets', () => {
   it('are random per start in local mode without one, and required with 32 bytes anywhere else', () => {
     const [one] = ticketSecrets({ env: {}, local: true });
     const [two] = ticketSecrets({ env: {}, local: true });
-    assert.equal(one.length, 32);
+    assert.equal(one?.length, 32);
     assert.notDeepEqual(one, two);
     assert.throws(() => ticketSecrets({ env: {} }), /NETNET_TICKET_SECRET is not set/);
     assert.throws(() => ticketSecrets({ env: { NETNET_TICKET_SECRET: 'short' } }), /at least 32 bytes/);

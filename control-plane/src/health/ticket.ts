@@ -35,7 +35,9 @@ export interface Ticket {
   releases: TicketRelease[];
 }
 
-export type TicketCheck = { ok: true; ticket: Ticket } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'future' };
+export type TicketCheck =
+  | { ok: true; ticket: Ticket; reason?: undefined }
+  | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'future'; ticket?: undefined };
 
 /** What of a report counts (createPageLoadMemo().claim). */
 export interface Claimed {

@@ -15,7 +15,7 @@ const TABLES = ['audit', 'guard_leases', 'health_counts', 'releases', 'rollouts'
 describe('migrations', { timeout: 60_000 }, () => {
   let database: TestDatabase;
   let databases = 0;
-  const pools = [];
+  const pools: pg.Pool[] = [];
   before(async () => {
     database = await testDatabase();
   });
@@ -25,7 +25,7 @@ describe('migrations', { timeout: 60_000 }, () => {
   });
 
   /** A new, empty database in the test server, and `count` pools on it. */
-  async function emptyDatabase(count = 1) {
+  async function emptyDatabase(count = 1): Promise<pg.Pool[]> {
     const name = `empty_${(databases += 1)}`;
     await database.pool.query(`CREATE DATABASE ${name}`);
     const opened = Array.from({ length: count }, () => {
@@ -37,9 +37,9 @@ describe('migrations', { timeout: 60_000 }, () => {
     pools.push(...opened);
     return opened;
   }
-  const tables = async (pool) =>
-    (await pool.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")).rows.map((row) => row.tablename);
-  const recorded = async (pool) => (await pool.query('SELECT id, applied_at FROM schema_migrations ORDER BY id')).rows;
+  const tables = async (pool: pg.Pool) =>
+    (await pool.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")).rows.map((row) => row.tablename);
+  const recorded = async (pool: pg.Pool) => (await pool.query<{ id: string; applied_at: Date }>('SELECT id, applied_at FROM schema_migrations ORDER BY id')).rows;
 
   it('reads the numbered SQL files of a folder in order, and nothing else', () => {
     const dir = mkdtempSync(join(tmpdir(), 'netnet-migrations-'));
@@ -59,7 +59,7 @@ describe('migrations', { timeout: 60_000 }, () => {
   });
 
   it('gives an empty database every migration, recording each, and a current one none', async () => {
-    const [pool] = await emptyDatabase();
+    const pool = (await emptyDatabase())[0]!;
     const ids = migrations().map(({ id }) => id);
     assert.deepEqual(await migrate(pool), ids);
     assert.deepEqual(await tables(pool), TABLES);
@@ -73,18 +73,18 @@ describe('migrations', { timeout: 60_000 }, () => {
   });
 
   it('gives a current database only the migrations it lacks', async () => {
-    const [pool] = await emptyDatabase();
+    const pool = (await emptyDatabase())[0]!;
     await migrate(pool);
     const later = [...migrations(), { id: '900_later', sql: 'CREATE TABLE later (id int PRIMARY KEY)' }];
     assert.deepEqual(await migrate(pool, later), ['900_later']);
     assert.deepEqual(await migrate(pool, later), []);
     assert.ok((await tables(pool)).includes('later'));
-    assert.equal((await recorded(pool)).at(-1).id, '900_later');
+    assert.equal((await recorded(pool)).at(-1)?.id, '900_later');
   });
 
   it('leaves nothing of a failing migration and applies none after it, until it is fixed', async () => {
-    const [pool] = await emptyDatabase();
-    const list = (broken) => [
+    const pool = (await emptyDatabase())[0]!;
+    const list = (broken: boolean) => [
       { id: '001_a', sql: 'CREATE TABLE a (id int)' },
       { id: '002_b', sql: `CREATE TABLE b (id int); INSERT INTO b VALUES (1); SELECT ${broken ? '1 / 0' : '1'}` },
       { id: '003_c', sql: 'CREATE TABLE c (id int)' },
@@ -109,7 +109,7 @@ describe('migrations', { timeout: 60_000 }, () => {
     assert.deepEqual(applied.flat().sort(), list.map(({ id }) => id).sort());
     assert.equal(applied.filter((ids) => ids.length > 0).length, 1, 'one opener applied them all, in order');
     assert.deepEqual(applied.find((ids) => ids.length > 0), list.map(({ id }) => id));
-    assert.deepEqual((await recorded(openers[0])).map((row) => row.id), list.map(({ id }) => id));
+    assert.deepEqual((await recorded(openers[0]!)).map((row) => row.id), list.map(({ id }) => id));
   });
 });
 
@@ -126,13 +126,13 @@ describe('opening the store', { timeout: 120_000 }, () => {
         results.filter((result) => result.status === 'rejected').map((result) => result.reason.message),
         [],
       );
-      assert.equal(opened.filter((store) => store.embedded.startedHere).length, 1);
+      assert.equal(opened.filter((store) => store.embedded?.startedHere).length, 1);
       for (const store of opened) {
-        assert.deepEqual((await store.pool.query('SELECT id FROM schema_migrations')).rows.map((row) => row.id), migrations().map(({ id }) => id));
+        assert.deepEqual((await store.pool.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((row) => row.id), migrations().map(({ id }) => id));
       }
     } finally {
       await Promise.all(opened.map((store) => store.close()));
-      await opened[0]?.embedded.stop();
+      await opened[0]?.embedded?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

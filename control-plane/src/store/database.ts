@@ -9,9 +9,13 @@ import { messageOf } from '../errors.ts';
 import { startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 
 /** What reads and writes of the store go through: a pool, or one of its clients inside a transaction. */
-export type Queryable = Pick<pg.Pool, 'query'>;
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
 /** A pool, for what needs a connection of its own (a transaction, the migrations). */
-export type Store = Pick<pg.Pool, 'query' | 'connect'>;
+export interface Store extends Queryable {
+  connect(): Promise<pg.PoolClient>;
+}
 
 export interface Migration {
   id: string;

@@ -6,14 +6,16 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createFigures, MINUTE_MS } from '../health/figures.ts';
-import { OUTCOMES } from '../health/reports.ts';
-import { createHealthStore, pruneHealth, readFigures } from './health.ts';
+import type pg from 'pg';
+import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
+import { OUTCOMES, type Channel } from '../health/reports.ts';
+import type { Store } from './database.ts';
+import { createHealthStore, pruneHealth, readFigures, type HealthStore } from './health.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const NOW = T0 + 10 * MINUTE_MS;
-const SERIES = [
+const SERIES: [string, string, Channel][] = [
   ['remote-title', '1.3.0', 'stable'],
   ['remote-title', '1.4.0', 'canary'],
   ['remote-browse', '2.0.0', 'stable'],
@@ -21,33 +23,38 @@ const SERIES = [
 ];
 
 /** The n-th batch: 1 to 6 reports over the series, some with an LCP, some only vitals. */
-function batchOf(n) {
+function batchOf(n: number): Counted[] {
   return Array.from({ length: 1 + (n % 6) }, (_, slot) => {
-    const [remote, release, channel] = SERIES[(n + slot) % SERIES.length];
-    const report = { remote, release, channel };
+    const [remote, release, channel] = SERIES[(n + slot) % SERIES.length]!;
+    const report: Counted = { remote, release, channel };
     if ((n + slot) % 7 !== 0) report.outcome = OUTCOMES[(n * 3 + slot) % OUTCOMES.length];
     if ((n + slot) % 3 === 0 || report.outcome === undefined) report.vitals = { lcp: 300 + ((n * 37 + slot * 101) % 6000) };
     return report;
   });
 }
 /** When the n-th batch is counted: one of the last few minutes. */
-const atOf = (n) => T0 + (n % 5) * MINUTE_MS + (n % 1000);
+const atOf = (n: number) => T0 + (n % 5) * MINUTE_MS + (n % 1000);
 
 /** Everything a figures object holds, in a fixed order, to compare two. */
-function contents(figures) {
+function contents(figures: Figures) {
   return figures
     .toJSON()
     .series.map(({ remote, release, channel, minutes }) => ({
       key: `${remote} ${release} ${channel}`,
       minutes: minutes
-        .map(([minute, { outcomes, lcp }]) => [minute, outcomes, [...lcp].sort((a, b) => a[0] - b[0])])
+        .map(([minute, { outcomes, lcp }]) => [minute, outcomes, [...lcp].sort((a, b) => a[0] - b[0])] as const)
         .sort((a, b) => a[0] - b[0]),
     }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 /** What the acknowledged batches make: figures recorded here, as the store should hold them. */
-function expected(batches) {
+interface Batch {
+  reports: Counted[];
+  at: number;
+}
+
+function expected(batches: Batch[]) {
   const figures = createFigures({ windowMinutes: 60, maxSeries: Infinity });
   for (const { reports, at } of batches) figures.record(reports, at);
   figures.prune(NOW);
@@ -55,23 +62,24 @@ function expected(batches) {
 }
 
 /** The pool, counting the health INSERTs that go through it. */
-function counting(pool) {
-  return {
+function counting(pool: pg.Pool): Store & { writes: number } {
+  const through = {
     writes: 0,
     connect: () => pool.connect(),
-    query(...args) {
-      if (typeof args[0] === 'string' && args[0].trimStart().startsWith('INSERT INTO health_counts')) this.writes += 1;
-      return pool.query(...args);
+    query(text: string, values?: unknown[]) {
+      if (text.trimStart().startsWith('INSERT INTO health_counts')) through.writes += 1;
+      return pool.query(text, values);
     },
   };
+  return through;
 }
 
 /** Appends every batch, each settled on its own: { acknowledged, refused } (batches with their errors). */
-async function appendAll(store, batches) {
+async function appendAll(store: HealthStore, batches: Batch[]) {
   const settled = await Promise.allSettled(batches.map(({ reports, at }) => store.append(reports, at)));
   return {
-    acknowledged: batches.filter((_, i) => settled[i].status === 'fulfilled'),
-    refused: settled.filter((result) => result.status === 'rejected').map((result) => result.reason),
+    acknowledged: batches.filter((_, i) => settled[i]?.status === 'fulfilled'),
+    refused: settled.filter((result) => result.status === 'rejected').map((result): unknown => result.reason),
   };
 }
 
@@ -80,7 +88,7 @@ describe('release health store', { timeout: 120_000 }, () => {
   let db: TestDatabase['pool'];
   let environment: string;
   let runs = 0;
-  const stores = [];
+  const stores: HealthStore[] = [];
   before(async () => {
     database = await testDatabase({ max: 10 });
     db = database.pool;
@@ -92,7 +100,7 @@ describe('release health store', { timeout: 120_000 }, () => {
   beforeEach(() => {
     environment = `health-${(runs += 1)}`;
   });
-  const open = (options) => {
+  const open = (options: { db?: Store; gatherMs?: number } = {}) => {
     const store = createHealthStore({ db, environment, ...options });
     stores.push(store);
     return store;
@@ -138,9 +146,9 @@ describe('release health store', { timeout: 120_000 }, () => {
   it('refuses every batch of a statement that fails and counts none of them; the other statements’ batches all count', async () => {
     const store = open();
     // PostgreSQL refuses a NUL in text: the INSERT carrying this batch fails as a whole.
-    const poisoned = (n) => [{ remote: 'remote-title', release: '1.3.0\u0000', channel: 'stable', outcome: 'loaded' }, ...batchOf(n)];
-    const batches = [];
-    const settled = [];
+    const poisoned = (n: number): Counted[] => [{ remote: 'remote-title', release: '1.3.0\u0000', channel: 'stable', outcome: 'loaded' }, ...batchOf(n)];
+    const batches: Batch[] = [];
+    const settled: Promise<boolean>[] = [];
     for (let n = 0; n < 2_000; n += 1) {
       const batch = { reports: n % 250 === 125 ? poisoned(n) : batchOf(n), at: atOf(n) };
       batches.push(batch);
@@ -163,9 +171,9 @@ describe('release health store', { timeout: 120_000 }, () => {
     // Each instance's batches name the series in its own order: two statements at once take the
     // same rows in different orders.
     const instances = [open(), open(), open()];
-    const all = [];
+    const all: Batch[] = [];
     const runs = instances.map(async (store, index) => {
-      const mine = [];
+      const mine: Batch[] = [];
       for (let n = 0; n < 1_200; n += 1) {
         const reports = batchOf(n);
         const batch = { reports: index % 2 ? reports.reverse() : reports, at: atOf(n) };
@@ -177,7 +185,7 @@ describe('release health store', { timeout: 120_000 }, () => {
         waves.push(appendAll(store, mine.slice(from, from + 200)));
         await sleep(2);
       }
-      return (await Promise.all(waves)).flatMap((wave) => wave.refused.map((error) => error.message));
+      return (await Promise.all(waves)).flatMap((wave) => wave.refused.map((error) => (error instanceof Error ? error.message : String(error))));
     });
     const refused = (await Promise.all(runs)).flat();
     assert.deepEqual([...new Set(refused)], [], `${refused.length} batches refused`);
@@ -202,7 +210,7 @@ describe('release health store', { timeout: 120_000 }, () => {
     assert.deepEqual(await stored(`${environment}-other`), []);
     // Pruning drops what is older than kept, nothing else.
     await pruneHealth(db, { keepMinutes: 60, now: NOW });
-    const { rows } = await db.query('SELECT DISTINCT minute FROM health_counts WHERE environment = $1', [environment]);
+    const { rows } = await db.query<{ minute: string }>('SELECT DISTINCT minute FROM health_counts WHERE environment = $1', [environment]);
     assert.deepEqual(rows.map((row) => Number(row.minute)), [Math.floor(recent.at / MINUTE_MS)]);
   });
 });

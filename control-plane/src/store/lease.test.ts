@@ -8,22 +8,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createFigures, MINUTE_MS } from '../health/figures.ts';
+import type pg from 'pg';
+import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
 import { runGuard } from '../health/guard.ts';
-import { acquireLease, leaseHolder, releaseLease } from './lease.ts';
-import { LeaseLost, readRollout, updateRollout } from './rollouts.ts';
+import type { Store } from './database.ts';
+import { acquireLease, leaseHolder, releaseLease, type Lease } from './lease.ts';
+import { LeaseLost, readRollout, updateRollout, type Rollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const LONG = 60_000;
 const REMOTE = 'remote-title';
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
-const withCanary = (percent) => ({ remotes: { [REMOTE]: { stable: '1.3.0', history: [], canary: { version: '1.4.0', percent } } } });
+const withCanary = (percent: number): Rollout => ({ remotes: { [REMOTE]: { stable: '1.3.0', history: [], canary: { version: '1.4.0', percent } } } });
 
 /** Figures of `minutes` minutes from T0: per minute 20 canary sessions (`canaryFailures` failing) and 180 stable ones (1 failing). */
-function figuresOf({ minutes, canaryFailures }) {
+function figuresOf({ minutes, canaryFailures }: { minutes: number; canaryFailures: number }): Figures {
   const figures = createFigures({ windowMinutes: 60 });
   for (let minute = 0; minute < minutes; minute += 1) {
-    const reports = [];
+    const reports: Counted[] = [];
     for (let i = 0; i < 20; i += 1) reports.push({ remote: REMOTE, release: '1.4.0', channel: 'canary', outcome: i < canaryFailures ? 'fell-back' : 'loaded' });
     for (let i = 0; i < 180; i += 1) reports.push({ remote: REMOTE, release: '1.3.0', channel: 'stable', outcome: i === 0 ? 'failed' : 'loaded' });
     figures.record(reports, T0 + minute * MINUTE_MS);
@@ -34,13 +36,13 @@ function figuresOf({ minutes, canaryFailures }) {
 const MAP_READ = /^SELECT version, map FROM rollouts\b/;
 
 /** The pool, with `hook()` awaited before the `nth` map read is answered (the read itself is done). */
-function pausing(pool, nth, hook) {
+function pausing(pool: pg.Pool, nth: number, hook: () => Promise<void>): Store {
   let reads = 0;
   return {
     connect: () => pool.connect(),
-    async query(...args) {
-      const result = await pool.query(...args);
-      if (typeof args[0] === 'string' && MAP_READ.test(args[0]) && (reads += 1) === nth) await hook();
+    async query(text: string, values?: unknown[]) {
+      const result = await pool.query(text, values);
+      if (MAP_READ.test(text) && (reads += 1) === nth) await hook();
       return result;
     },
   };
@@ -68,9 +70,9 @@ describe('guard lease', { timeout: 120_000 }, () => {
   });
   /** The lease lapses now, as when its holder stops renewing it (paused, cut off). */
   const lapse = (on = environment) => db.query("UPDATE guard_leases SET expires_at = now() - interval '1 second' WHERE environment = $1", [on]);
-  const start = (rollout, on = environment) => updateRollout(db, on, () => rollout, { actor: 'test', action: 'import' });
-  const guardWrite = (lease, percent) =>
-    updateRollout(db, environment, (latest) => ({ ...latest, remotes: { [REMOTE]: { ...latest.remotes[REMOTE], canary: { version: '1.4.0', percent } } } }), {
+  const start = (rollout: Rollout, on = environment) => updateRollout(db, on, () => rollout, { actor: 'test', action: 'import' });
+  const guardWrite = (lease: Lease, percent: number) =>
+    updateRollout(db, environment, (latest) => ({ ...latest, remotes: { [REMOTE]: { ...latest?.remotes[REMOTE], canary: { version: '1.4.0', percent } } } }), {
       actor: `guard@${lease.holder}`,
       action: 'widen',
       remote: REMOTE,
@@ -83,7 +85,7 @@ describe('guard lease', { timeout: 120_000 }, () => {
     assert.deepEqual(first, { holder: 'a', fence: 1 });
     assert.deepEqual(await acquireLease(db, environment, 'a', LONG), { holder: 'a', fence: 1 });
     assert.equal(await acquireLease(db, environment, 'b', LONG), null);
-    assert.equal((await leaseHolder(db, environment)).holder, 'a');
+    assert.equal((await leaseHolder(db, environment))?.holder, 'a');
     // A lease that lapses for real, not only by the test's hand.
     assert.deepEqual(await acquireLease(db, environment, 'a', 50), { holder: 'a', fence: 1 });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -105,16 +107,16 @@ describe('guard lease', { timeout: 120_000 }, () => {
     const old = await acquireLease(db, environment, 'a', LONG);
     await lapse();
     const taken = await acquireLease(db, environment, 'b', LONG);
-    assert.equal(taken.fence, old.fence + 1);
-    await assert.rejects(guardWrite(old, 50), LeaseLost);
+    assert.equal(taken?.fence, old!.fence + 1);
+    await assert.rejects(guardWrite(old!, 50), LeaseLost);
     assert.equal((await readRollout(db, environment)).version, version);
-    assert.equal((await db.query('SELECT count(*)::int AS n FROM audit WHERE environment = $1', [environment])).rows[0].n, 1);
+    assert.equal((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit WHERE environment = $1', [environment])).rows[0]?.n, 1);
     // The holder's own write lands.
     assert.equal((await guardWrite(taken, 25)).version, version + 1);
     // ...and stops landing the moment its lease lapses, whoever holds it next.
     await lapse();
     await assert.rejects(guardWrite(taken, 50), LeaseLost);
-    assert.deepEqual((await readRollout(db, environment)).rollout.remotes[REMOTE].canary, { version: '1.4.0', percent: 25 });
+    assert.deepEqual((await readRollout(db, environment)).rollout?.remotes[REMOTE]?.canary, { version: '1.4.0', percent: 25 });
   });
 
   it('checks the fence in the write itself: a lease lost between the guard’s read and its write stops the write', async () => {
@@ -128,7 +130,7 @@ describe('guard lease', { timeout: 120_000 }, () => {
       actor: 'guard@a',
       action: 'rollback',
       remote: REMOTE,
-      lease,
+      lease: lease!,
     });
     await assert.rejects(write, LeaseLost);
     assert.deepEqual((await readRollout(db, environment)).rollout, withCanary(10));
@@ -140,11 +142,13 @@ describe('guard lease', { timeout: 120_000 }, () => {
   it('never lets two racing guards act twice on one verdict (1,000 rounds)', { timeout: 300_000 }, async () => {
     const failing = figuresOf({ minutes: 5, canaryFailures: 2 });
     const healthy = figuresOf({ minutes: 30, canaryFailures: 0 });
-    const verdicts = {
-      rollback: { figures: failing, now: T0 + 5 * MINUTE_MS, map: (rollout) => rollout.remotes[REMOTE].rolledBack?.[0] === '1.4.0' && !rollout.remotes[REMOTE].canary },
-      widen: { figures: healthy, now: T0 + 30 * MINUTE_MS, map: (rollout) => rollout.remotes[REMOTE].canary?.percent === 25 },
+    const verdicts: Record<'rollback' | 'widen', { figures: Figures; now: number; map: (rollout: Rollout) => boolean }> = {
+      rollback: { figures: failing, now: T0 + 5 * MINUTE_MS, map: (rollout) => rollout.remotes[REMOTE]?.rolledBack?.[0] === '1.4.0' && !rollout.remotes[REMOTE]?.canary },
+      widen: { figures: healthy, now: T0 + 30 * MINUTE_MS, map: (rollout) => rollout.remotes[REMOTE]?.canary?.percent === 25 },
     };
-    const interleavings = {
+    type Pass = Awaited<ReturnType<typeof runGuard>>;
+    type Guard = (through: Store, leaseMs?: number) => Promise<Pass>;
+    const interleavings: Record<string, (a: Guard, b: Guard, on: string) => Promise<(Pass | undefined)[]>> = {
       // Both start at once on a free lease.
       together: (a, b) => Promise.all([a(db), b(db)]),
       // Both start at once on the lease of a third guard that went away.
@@ -156,7 +160,7 @@ describe('guard lease', { timeout: 120_000 }, () => {
       // A decides, then stalls before its write (the map it read in hand) while its lease lapses
       // and B takes over and acts; then A goes on.
       stalled: async (a, b, on) => {
-        let second;
+        let second: Pass | undefined;
         const first = await a(
           pausing(db, 2, async () => {
             await lapse(on);
@@ -167,7 +171,7 @@ describe('guard lease', { timeout: 120_000 }, () => {
       },
       // As `stalled`, but B's pass runs alongside A's resumed write.
       overlapping: async (a, b, on) => {
-        let second;
+        let second: Promise<Pass> | undefined;
         const first = await a(
           pausing(db, 2, async () => {
             await lapse(on);
@@ -190,8 +194,8 @@ describe('guard lease', { timeout: 120_000 }, () => {
       // in the middle of one, and changes hands wherever the machine's timing puts it. Passes go
       // on until one acts, then once more each.
       lapsing: async (a, b) => {
-        const results = [];
-        const passes = (guard) => async () => {
+        const results: Pass[] = [];
+        const passes = (guard: Guard) => async () => {
           await sleep(Math.random() * 30);
           results.push(await guard(db, 2 + Math.random() * 28));
         };
@@ -204,34 +208,34 @@ describe('guard lease', { timeout: 120_000 }, () => {
     // Where A's lease lapsed before its write: whatever lands must be B's.
     const deposed = new Set(['stalled', 'overlapping', 'fenced']);
     const names = Object.keys(interleavings);
-    const tally = {};
+    const tally: Record<string, number> = {};
     const rounds = 1_000;
     // A few rounds at a time, each in its own environment: the database sees guards of several
     // environments at once, as it does with several instances.
-    const round = async (index) => {
+    const round = async (index: number) => {
       const on = `race-${index}`;
       const action = index % 2 ? 'widen' : 'rollback';
-      const name = names[Math.floor(index / 2) % names.length];
+      const name = names[Math.floor(index / 2) % names.length]!;
       const verdict = verdicts[action];
       await start(withCanary(10), on);
-      const guard = (holder) => {
+      const guard = (holder: string): Guard => {
         // Each guard's own memory, kept between its passes: this stage began long enough ago to be judged.
         const state = { stageStarts: { [REMOTE]: { version: '1.4.0', percent: 10, at: T0 - MINUTE_MS } } };
         return (through, leaseMs = LONG) =>
           runGuard({ db: through, environment: on, env, holder, leaseMs, figures: verdict.figures, now: verdict.now, state, stages: [10, 25, 50], minStageSessions: 100 });
       };
-      const results = await interleavings[name](guard('a'), guard('b'), on);
-      const applied = results.flatMap((result) => result.applied);
+      const results = await interleavings[name]!(guard('a'), guard('b'), on);
+      const applied = results.flatMap((result) => result?.applied ?? []);
       const { version, rollout } = await readRollout(db, on);
-      const guardEntries = (await db.query("SELECT count(*)::int AS n FROM audit WHERE environment = $1 AND actor LIKE 'guard@%'", [on])).rows[0].n;
+      const guardEntries = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit WHERE environment = $1 AND actor LIKE 'guard@%'", [on])).rows[0]?.n;
       const where = `round ${index} (${name}, ${action})`;
       assert.equal(applied.length, 1, `${where}: applied ${applied.length}`);
-      if (deposed.has(name)) assert.deepEqual(results[0].applied, [], `${where}: the guard whose lease lapsed acted`);
-      assert.equal(applied[0].action, action, where);
+      if (deposed.has(name)) assert.deepEqual(results[0]?.applied, [], `${where}: the guard whose lease lapsed acted`);
+      assert.equal(applied[0]?.action, action, where);
       assert.equal(version, 2, `${where}: map version`);
       assert.equal(guardEntries, 1, `${where}: guard audit entries`);
-      assert.equal(rollout.guardHistory.length, 1, where);
-      assert.ok(verdict.map(rollout), `${where}: ${JSON.stringify(rollout.remotes[REMOTE])}`);
+      assert.equal(rollout?.guardHistory?.length, 1, where);
+      assert.ok(rollout && verdict.map(rollout), `${where}: ${JSON.stringify(rollout?.remotes[REMOTE])}`);
       tally[name] = (tally[name] ?? 0) + 1;
     };
     const atOnce = 4;

@@ -11,17 +11,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { startEmbedded } from './embedded.ts';
-import { watchMap } from './liveMap.ts';
+import { watchMap, type LiveMap } from './liveMap.ts';
 import { registerRelease } from './releases.ts';
 import { updateRollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const run = promisify(execFile);
 const REMOTE = 'remote-title';
-const mapWith = (stable) => ({ remotes: { [REMOTE]: { stable, history: [] } } });
+const mapWith = (stable: string) => ({ remotes: { [REMOTE]: { stable, history: [] } } });
 
 /** Resolves with the ms it took once `check()` holds; fails after `ms`, saying what `describe()` says. */
-async function within(ms, check, describe = () => '') {
+async function within(ms: number, check: () => boolean, describe = () => '') {
   const started = performance.now();
   while (!check()) {
     if (performance.now() - started > ms) assert.fail(`not within ${ms} ms: ${describe()}`);
@@ -35,7 +35,7 @@ describe('live map', { timeout: 120_000 }, () => {
   let db: TestDatabase['pool'];
   let environment: string;
   let runs = 0;
-  const watchers = [];
+  const watchers: LiveMap[] = [];
   before(async () => {
     database = await testDatabase();
     db = database.pool;
@@ -46,14 +46,14 @@ describe('live map', { timeout: 120_000 }, () => {
   beforeEach(() => {
     environment = `live-${(runs += 1)}`;
   });
-  const set = (stable) => updateRollout(db, environment, () => mapWith(stable), { actor: 'test', action: 'stable', remote: REMOTE });
-  const watch = async (options = {}) => {
-    const lines = [];
+  const set = (stable: string) => updateRollout(db, environment, () => mapWith(stable), { actor: 'test', action: 'stable', remote: REMOTE });
+  const watch = async (options: { pollMs?: number } = {}) => {
+    const lines: string[] = [];
     const watcher = await watchMap({ db, config: database.config, environment, log: (line) => lines.push(line), ...options });
     watchers.push(watcher);
     return { watcher, lines };
   };
-  const describeState = (watcher) => () => JSON.stringify({ ...watcher.state(), current: watcher.current().version });
+  const describeState = (watcher: LiveMap) => () => JSON.stringify({ ...watcher.state(), current: watcher.current().version });
 
   it('hears every change within 1 s, through LISTEN/NOTIFY alone', async () => {
     await set('1.0.0');
@@ -68,7 +68,7 @@ describe('live map', { timeout: 120_000 }, () => {
     }
     // A release published is heard too.
     await registerRelease(db, REMOTE, '7.0.0', null);
-    await within(1_000, () => watcher.current().releases.get(REMOTE)?.some((release) => release.version === '7.0.0'), describeState(watcher));
+    await within(1_000, () => watcher.current().releases.get(REMOTE)?.some((release) => release.version === '7.0.0') === true, describeState(watcher));
     assert.equal(watcher.state().stale, false);
   });
 
@@ -83,7 +83,7 @@ describe('live map', { timeout: 120_000 }, () => {
     await db.query('SELECT pg_notify($1, $2)', ['netnet_rollout', `${environment} 1`]);
     await within(1_000, () => watcher.state().stale, describeState(watcher));
     assert.equal(watcher.current(), kept);
-    assert.match(watcher.state().error, new RegExp(`holds version 1 of the ${environment} map, older than the ${version} in memory`));
+    assert.match(watcher.state().error ?? '', new RegExp(`holds version 1 of the ${environment} map, older than the ${version} in memory`));
     assert.match(lines.join('\n'), /serving the last good live-\d+ map \(version 3\)/);
     // ...or an empty one: never "no releases".
     await db.query('DELETE FROM rollouts WHERE environment = $1', [environment]);
@@ -101,7 +101,7 @@ describe('live map', { timeout: 120_000 }, () => {
   it('picks up on reconnecting a change made while its connection was cut', async () => {
     await set('1.0.0');
     const { watcher } = await watch({ pollMs: 60_000 });
-    const { rows } = await db.query("SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'netnet-listen'");
+    const { rows } = await db.query<{ cut: boolean }>("SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'netnet-listen'");
     assert.deepEqual(rows, [{ cut: true }]);
     await within(2_000, () => !watcher.state().listening, describeState(watcher));
     // Nobody of this instance hears this one: only the resync on reconnect can bring it.
@@ -118,7 +118,7 @@ describe('live map', { timeout: 120_000 }, () => {
     // its processes stopped where they are, connections kept open.
     const postmaster = Number(readFileSync(join(database.embedded.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const processes = [postmaster, ...(await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)])).stdout.split('\n').filter(Boolean).map(Number)];
-    const signal = (name) => processes.forEach((pid) => process.kill(pid, name));
+    const signal = (name: NodeJS.Signals) => processes.forEach((pid) => process.kill(pid, name));
     signal('SIGSTOP');
     try {
       // Its reads give up after openDatabase's timeouts (a few seconds), as a member's request would.
@@ -144,7 +144,7 @@ describe('live map', { timeout: 120_000 }, () => {
       await within(5_000, () => watcher.state().stale, describeState(watcher));
       assert.equal(watcher.state().listening, false);
       assert.deepEqual(watcher.current(), before);
-      assert.ok(watcher.current().releases.get(REMOTE).some((release) => release.version === '1.0.0'));
+      assert.ok(watcher.current().releases.get(REMOTE)?.some((release) => release.version === '1.0.0'));
       assert.match(lines.join('\n'), /serving the last good live-\d+ map \(version 1\)/);
       // Still so a few seconds on.
       await sleep(2_500);

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
 import { DeployError } from '../deploy/tree.ts';
-import { auditTrail, Conflict, readRollout, ROLLOUT_CHANNEL, updateRollout } from './rollouts.ts';
+import type { Store } from './database.ts';
+import { auditTrail, Conflict, readRollout, ROLLOUT_CHANNEL, updateRollout, type RemotePlan, type Rollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
@@ -20,17 +21,17 @@ const MAP_READ = /^SELECT version, map FROM rollouts\b/;
  * of them goes on: they all start from the same version, so all but one lose the race for sure.
  * `reads` counts every map read (a writer that lost reads again).
  */
-function racing(pool, writers) {
-  const held = [];
+function racing(pool: pg.Pool, writers: number): Store & { reads: number } {
+  const held: (() => void)[] = [];
   const db = {
     reads: 0,
     connect: () => pool.connect(),
-    async query(...args) {
-      const result = await pool.query(...args);
-      if (typeof args[0] === 'string' && MAP_READ.test(args[0])) {
+    async query(text: string, values?: unknown[]) {
+      const result = await pool.query(text, values);
+      if (MAP_READ.test(text)) {
         db.reads += 1;
         if (db.reads <= writers) {
-          await new Promise((resolve) => {
+          await new Promise<void>((resolve) => {
             held.push(resolve);
             if (held.length === writers) for (const go of held) go();
           });
@@ -43,7 +44,10 @@ function racing(pool, writers) {
 }
 
 /** A change of one remote's plan, made on the map as it is when applied. */
-const changing = (remote, plan) => (latest) => ({ ...latest, remotes: { ...latest.remotes, [remote]: { ...latest.remotes[remote], ...plan } } });
+const changing = (remote: string, plan: Partial<RemotePlan>) => (latest: Rollout | null) => ({
+  ...latest,
+  remotes: { ...latest?.remotes, [remote]: { ...latest?.remotes[remote], ...plan } },
+});
 
 describe('rollout map', { timeout: 60_000 }, () => {
   let database: TestDatabase;
@@ -60,7 +64,12 @@ describe('rollout map', { timeout: 60_000 }, () => {
   });
   const start = (map = START) => updateRollout(db, environment, () => structuredClone(map), { actor: 'test', action: 'import' });
   const auditRows = async () =>
-    (await db.query('SELECT map_version, actor, action, remote, reason, map FROM audit WHERE environment = $1 ORDER BY id', [environment])).rows.map(
+    (
+      await db.query<{ map_version: string; actor: string; action: string; remote: string | null; reason: string | null; map: Rollout }>(
+        'SELECT map_version, actor, action, remote, reason, map FROM audit WHERE environment = $1 ORDER BY id',
+        [environment],
+      )
+    ).rows.map(
       (row) => ({ ...row, map_version: Number(row.map_version) }),
     );
 
@@ -81,14 +90,14 @@ describe('rollout map', { timeout: 60_000 }, () => {
     assert.deepEqual([title.version, browse.version].sort(), [2, 3]);
     const { version, rollout } = await readRollout(db, environment);
     assert.equal(version, 3);
-    assert.deepEqual(rollout.remotes['remote-title'].canary, { version: '1.1.0', percent: 10 });
-    assert.equal(rollout.remotes['remote-browse'].stable, '1.2.0');
+    assert.deepEqual(rollout?.remotes['remote-title']?.canary, { version: '1.1.0', percent: 10 });
+    assert.equal(rollout?.remotes['remote-browse']?.stable, '1.2.0');
     assert.deepEqual((await auditRows()).map((row) => row.map_version), [1, 2, 3]);
   });
 
   it('lands both when the environment had no map yet (the first write is an insert)', async () => {
     const race = racing(db, 2);
-    const first = (remote) => (latest) => ({ remotes: { ...latest?.remotes, [remote]: { stable: '1.0.0' } } });
+    const first = (remote: string) => (latest: Rollout | null) => ({ remotes: { ...latest?.remotes, [remote]: { stable: '1.0.0' } } });
     await Promise.all([
       updateRollout(race, environment, first('remote-title'), { actor: 'a', action: 'stable', remote: 'remote-title' }),
       updateRollout(race, environment, first('remote-auth'), { actor: 'b', action: 'stable', remote: 'remote-auth' }),
@@ -96,7 +105,7 @@ describe('rollout map', { timeout: 60_000 }, () => {
     assert.equal(race.reads, 3);
     const { version, rollout } = await readRollout(db, environment);
     assert.equal(version, 2);
-    assert.deepEqual(Object.keys(rollout.remotes).sort(), ['remote-auth', 'remote-title']);
+    assert.deepEqual(Object.keys(rollout?.remotes ?? {}).sort(), ['remote-auth', 'remote-title']);
   });
 
   it('of contradicting changes of one remote made at once, lands one and refuses the others with a Conflict, writing nothing for them', async () => {
@@ -116,16 +125,16 @@ describe('rollout map', { timeout: 60_000 }, () => {
     assert.equal(landed.length, 1);
     assert.equal(refused.length, writers - 1);
     for (const { reason } of refused) {
-      assert.ok(reason instanceof Conflict, reason.stack);
+      assert.ok(reason instanceof Conflict, (reason as Error).stack);
       assert.ok(reason instanceof DeployError, 'the CLI prints it and exits 1');
-      assert.match(reason.message, /^remote-title in rollouts-\d+ was changed by someone else meanwhile \(now stable 1\.0\.0, canary 1\.\d\.0 at \d+%\); nothing was changed/);
+      assert.match((reason as Error).message, /^remote-title in rollouts-\d+ was changed by someone else meanwhile \(now stable 1\.0\.0, canary 1\.\d\.0 at \d+%\); nothing was changed/);
     }
     const { version, rollout } = await readRollout(db, environment);
     assert.equal(version, before + 1);
-    assert.deepEqual(rollout, landed[0].value.rollout);
+    assert.deepEqual(rollout, landed[0]?.value.rollout);
     const audit = await auditRows();
     assert.equal(audit.length, 2);
-    assert.deepEqual(audit[1].map, rollout);
+    assert.deepEqual(audit[1]?.map, rollout);
   });
 
   it('loses no change among many writers at once: each audit entry is the one before with only its own remote changed', async () => {
@@ -143,21 +152,21 @@ describe('rollout map', { timeout: 60_000 }, () => {
     }
     const results = await Promise.allSettled(attempts);
     const landed = results.filter((result) => result.status === 'fulfilled').map((result) => result.value);
-    for (const result of results) if (result.status === 'rejected') assert.ok(result.reason instanceof Conflict, result.reason.stack);
+    for (const result of results) if (result.status === 'rejected') assert.ok(result.reason instanceof Conflict, (result.reason as Error).stack);
     // Every remote's first writer lands at least: a change of another remote never refuses one.
     assert.deepEqual([...new Set(landed.map((result) => result.remote))].sort(), [...REMOTES].sort());
     const audit = await auditRows();
     assert.deepEqual(audit.map((row) => row.map_version), Array.from({ length: landed.length + 1 }, (_, i) => i + 1));
     for (let i = 1; i < audit.length; i += 1) {
-      const { remote, map } = audit[i];
-      const expected = structuredClone(audit[i - 1].map);
-      expected.remotes[remote] = map.remotes[remote];
-      assert.deepEqual(map, expected, `version ${audit[i].map_version} changed only ${remote}`);
-      const result = landed.find((candidate) => candidate.version === audit[i].map_version);
-      assert.deepEqual(result.rollout, map, 'each writer was told the map it made');
-      assert.equal(audit[i].actor, `${result.remote}-${result.rollout.remotes[result.remote].canary.percent}`);
+      const { remote, map, map_version: version } = audit[i]!;
+      const expected = structuredClone(audit[i - 1]!.map);
+      expected.remotes[remote!] = map.remotes[remote!]!;
+      assert.deepEqual(map, expected, `version ${version} changed only ${remote}`);
+      const result = landed.find((candidate) => candidate.version === version);
+      assert.deepEqual(result?.rollout, map, 'each writer was told the map it made');
+      assert.equal(audit[i]!.actor, `${result?.remote}-${result?.rollout.remotes[result.remote]?.canary?.percent}`);
     }
-    assert.deepEqual((await readRollout(db, environment)).rollout, audit.at(-1).map);
+    assert.deepEqual((await readRollout(db, environment)).rollout, audit.at(-1)?.map);
   });
 
   it('leaves one audit entry per change, with who, what, why and the map version, and none for a change refused', async () => {
@@ -167,7 +176,7 @@ describe('rollout map', { timeout: 60_000 }, () => {
       action: 'canary',
       remote: 'remote-title',
     });
-    await updateRollout(db, environment, (latest) => ({ ...latest, remotes: { ...latest.remotes, 'remote-title': { stable: '1.0.0', history: [], rolledBack: ['1.1.0'] } } }), {
+    await updateRollout(db, environment, (latest) => ({ ...latest, remotes: { ...latest?.remotes, 'remote-title': { stable: '1.0.0', history: [], rolledBack: ['1.1.0'] } } }), {
       actor: 'guard@host:1',
       action: 'rollback',
       remote: 'remote-title',
@@ -196,14 +205,14 @@ describe('rollout map', { timeout: 60_000 }, () => {
       ],
     );
     assert.ok(trail.every((entry) => entry.at instanceof Date && Date.now() - entry.at.getTime() < 60_000));
-    assert.deepEqual((await auditRows()).at(-1).map, (await readRollout(db, environment)).rollout);
+    assert.deepEqual((await auditRows()).at(-1)?.map, (await readRollout(db, environment)).rollout);
     assert.equal((await readRollout(db, environment)).version, 3);
   });
 
   it('announces each change on its channel once it is committed, and a refused one not at all', async () => {
     const listener = new pg.Client(database.config);
     await listener.connect();
-    const heard = [];
+    const heard: [string, string | undefined][] = [];
     let onHeard = () => {};
     listener.on('notification', ({ channel, payload }) => {
       heard.push([channel, payload]);
@@ -211,8 +220,8 @@ describe('rollout map', { timeout: 60_000 }, () => {
     });
     try {
       await listener.query(`LISTEN ${ROLLOUT_CHANNEL}`);
-      const hear = (count) =>
-        new Promise((resolve, reject) => {
+      const hear = (count: number) =>
+        new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`heard ${heard.length} of ${count} notifications in 1 s`)), 1_000);
           onHeard = () => heard.length >= count && (clearTimeout(timer), resolve());
           onHeard();

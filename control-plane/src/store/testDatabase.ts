@@ -14,6 +14,7 @@ export async function testDatabase({ max = 10 }: { max?: number } = {}) {
   const embedded = database.embedded as EmbeddedDatabase;
   return {
     ...database,
+    embedded,
     env,
     dir,
     async close() {
