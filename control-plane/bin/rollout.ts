@@ -140,18 +140,19 @@ async function run({
 
   // Each move gives the new rollout and the release it points members at (`gated`), which the
   // compatibility gate checks once the command itself found it valid: a version that is not
-  // published gets that message, not the gate's.
+  // published gets that message, not the gate's. Published means registered in the store.
+  const releases = await listReleases(db);
   // The commands that name a remote check it (assertRemote) before anything else reads it.
   const target = remote ?? '';
   let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
-  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? ''), gated: version });
+  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? '', releases), gated: version });
   else if (command === 'canary') {
     if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
     const percent = parsePercent(values.percent);
-    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent), gated: version });
+    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent, releases), gated: version });
   } else if (command === 'promote') {
     move = (rollout) => ({ next: promote(rollout, target), gated: rollout.remotes[target]?.canary?.version });
-  } else move = (rollout) => ({ next: rollback(rollout, target) });
+  } else move = (rollout) => ({ next: rollback(rollout, target, releases) });
 
   // Applied to the map as it is when written, not as it was first read: a command on another
   // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).

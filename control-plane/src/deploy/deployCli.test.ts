@@ -5,13 +5,14 @@
 // Run: node --import tsx --test control-plane/src/deploy/deployCli.test.ts
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { openDatabase } from '../store/database.ts';
 import { embeddedDir, startEmbedded } from '../store/embedded.ts';
+import { registerRelease } from '../store/releases.ts';
 import { readRollout, type Rollout } from '../store/rollouts.ts';
 import type { Counted } from '../health/figures.ts';
 import { cliHarness, root, type CliHarness, type CliResult } from './cliTesting.ts';
@@ -206,6 +207,32 @@ describe('rollout', () => {
     assert.deepEqual(rows.at(-1)?.map, map);
   });
 
+  it('takes a version as published once the store lists it: its files in the deploy folder alone are not a release', async () => {
+    // Files put there by hand (or copied from another deploy folder), never registered.
+    cpSync(fakeBuild('remote-title', '2.0.0'), join(deploy, 'remote-title', '2.0.0'), { recursive: true });
+    assert.equal(cli('rollout', 'stable', 'remote-title', '1.3.0').code, 0);
+    for (const args of [['canary', 'remote-title', '2.0.0', '--percent', '10'], ['stable', 'remote-title', '2.0.0']]) {
+      const refused = cli('rollout', ...args);
+      assert.equal(refused.code, 1, refused.out);
+      assert.equal(refused.err, 'error: remote-title 2.0.0 is not published. Publish it first: npm run release -- remote-title --version 2.0.0\n');
+    }
+    assert.deepEqual((await rollout()).remotes['remote-title'], { stable: '1.3.0', history: [] });
+    await registerRelease(harness.db, 'remote-title', '2.0.0', null);
+    assert.equal(cli('rollout', 'canary', 'remote-title', '2.0.0', '--percent', '10').code, 0);
+    assert.deepEqual((await rollout()).remotes['remote-title']?.canary, { version: '2.0.0', percent: 10 });
+  });
+
+  it('rolls back only to an earlier stable the store still lists', async () => {
+    assert.equal(cli('rollout', 'stable', 'remote-title', '1.3.0').code, 0);
+    assert.equal(cli('rollout', 'stable', 'remote-title', '1.4.0').code, 0);
+    // Its files stay in the deploy folder; the store no longer lists it.
+    await harness.db.query("DELETE FROM releases WHERE remote = 'remote-title' AND version = '1.3.0'");
+    const refused = cli('rollout', 'rollback', 'remote-title');
+    assert.equal(refused.code, 1);
+    assert.equal(refused.err, 'error: remote-title 1.3.0 is not published. Publish it first: npm run release -- remote-title --version 1.3.0\n');
+    assert.deepEqual((await rollout()).remotes['remote-title'], { stable: '1.4.0', history: ['1.3.0'] });
+  });
+
   it('status --json is the map the shell reads: published releases for rolled-out remotes, own builds for the rest', () => {
     cli('rollout', 'stable', 'remote-title', '1.3.0');
     cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10');
@@ -357,12 +384,14 @@ describe('release --from with links in the build', () => {
 });
 
 describe('rollout commands at the same time', () => {
-  // Releases are written straight to disk and starting maps straight to the store: only the commands under test run.
-  beforeEach(() => {
+  // Releases are written straight to disk and registered, and starting maps written, straight to
+  // the store: only the commands under test run.
+  beforeEach(async () => {
     for (const remote of ['remote-title', 'remote-search']) {
       for (const version of ['1.0.0', '1.1.0']) {
         mkdirSync(join(deploy, remote, version), { recursive: true });
         writeFileSync(join(deploy, remote, version, 'mf-manifest.json'), '{}');
+        await registerRelease(harness.db, remote, version, null);
       }
     }
   });
@@ -511,6 +540,7 @@ describe('the compatibility gate', () => {
   it('refuses a release whose manifest cannot be read, unless overridden', async () => {
     mkdirSync(join(deploy, 'remote-title', '1.9.0'));
     writeFileSync(join(deploy, 'remote-title', '1.9.0', 'mf-manifest.json'), '{"name": "remote_title", "shared": ');
+    await registerRelease(harness.db, 'remote-title', '1.9.0', null);
     const refused = gated('stable', 'remote-title', '1.9.0');
     assert.equal(refused.code, 1);
     assert.match(refused.err, /remote-title 1\.9\.0 has no readable mf-manifest\.json \(.*JSON.*\), so what it needs from the shell cannot be checked/);

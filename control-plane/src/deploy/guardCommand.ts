@@ -79,20 +79,18 @@ export async function guardCommand({
   db,
   environment,
   options,
-  env = process.env,
   log = console.log,
   warn = console.error,
 }: {
   db: Store;
   environment: string;
   options: GuardCommandOptions;
-  env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   warn?: (line: string) => void;
 }): Promise<void> {
   const { stages, minStageSessions, intervalMs, once } = options;
   const holder = guardName();
-  const guard = { db, environment, env, holder, stages, minStageSessions, intervalMs, log };
+  const guard = { db, environment, holder, stages, minStageSessions, intervalMs, log };
   const state: GuardState = {};
   if (once) {
     // A single pass gives its lease up as it ends, as a guard that stops does (startGuard's

@@ -1,6 +1,9 @@
 // The release owner's moves on a rollout, as functions from the old rollout to the new one.
-// Each checks that what it points at is published, so the map never names a missing release.
-import { assertRemote, assertVersion, DeployError, isPublished } from './tree.ts';
+// Each checks that what it points at is published — registered in the store, which lists a
+// release once its files are in place (control-plane/bin/release.ts) — so the map never names a
+// missing release. The callers pass the store's list (listReleases()).
+import { assertRemote, assertVersion, DeployError } from './tree.ts';
+import type { Releases } from '../store/releases.ts';
 import { isPercent, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 
 const clone = (rollout: Rollout): Rollout => structuredClone(rollout);
@@ -27,9 +30,9 @@ export function parsePercent(text: unknown): number {
   return Number.parseInt(text, 10);
 }
 
-function assertPublished(remote: string, version: string, env: NodeJS.ProcessEnv) {
+function assertPublished(remote: string, version: string, releases: Releases) {
   assertVersion(version);
-  if (!isPublished(remote, version, env)) {
+  if (!releases.get(remote)?.some((release) => release.version === version)) {
     throw new DeployError(`${remote} ${version} is not published. Publish it first: npm run release -- ${remote} --version ${version}`);
   }
 }
@@ -43,9 +46,9 @@ function planOf(rollout: Rollout, remote: string): RemotePlan {
 }
 
 /** Makes a version the stable one at once (the first release, or a hotfix); the old stable goes to history. */
-export function setStable(rollout: Rollout, remote: string, version: string, env = process.env): Rollout {
+export function setStable(rollout: Rollout, remote: string, version: string, releases: Releases): Rollout {
   assertRemote(remote);
-  assertPublished(remote, version, env);
+  assertPublished(remote, version, releases);
   const next = clone(rollout);
   const plan = next.remotes[remote];
   if (plan?.stable === version) throw new DeployError(`${remote} ${version} is already the stable release.`);
@@ -59,10 +62,10 @@ export function setStable(rollout: Rollout, remote: string, version: string, env
 }
 
 /** Sends a share of members (0–100 %) to another version; run it again to change the share. */
-export function setCanary(rollout: Rollout, remote: string, version: string, percent: number, env = process.env): Rollout {
+export function setCanary(rollout: Rollout, remote: string, version: string, percent: number, releases: Releases): Rollout {
   assertRemote(remote);
   if (!isPercent(percent)) throw new DeployError(`The canary percent must be a number from 0 to 100 (got ${String(percent)}).`);
-  assertPublished(remote, version, env);
+  assertPublished(remote, version, releases);
   const next = clone(rollout);
   const plan = planOf(next, remote);
   if (plan.stable === version) throw new DeployError(`${remote} ${version} is the stable release; a canary must be another version.`);
@@ -87,7 +90,7 @@ export function promote(rollout: Rollout, remote: string): Rollout {
 }
 
 /** Drops the canary; with none, the previous stable comes back. */
-export function rollback(rollout: Rollout, remote: string, env = process.env): Rollout {
+export function rollback(rollout: Rollout, remote: string, releases: Releases): Rollout {
   assertRemote(remote);
   const next = clone(rollout);
   const plan = planOf(next, remote);
@@ -99,7 +102,7 @@ export function rollback(rollout: Rollout, remote: string, env = process.env): R
   const history = [...(plan.history ?? [])];
   const previous = history.pop();
   if (!previous) throw new DeployError(`${remote} has no canary and no earlier stable release to roll back to.`);
-  assertPublished(remote, previous, env);
+  assertPublished(remote, previous, releases);
   next.remotes[remote] = { stable: previous, history, ...withRolledBack(plan, plan.stable) };
   return next;
 }

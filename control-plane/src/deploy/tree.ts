@@ -27,7 +27,7 @@ export function assertVersion(version: string | undefined): string {
 
 export const deployDir = (env = process.env) => site.deployDir(env);
 export const releaseDir = (remote: string, version: string, env = process.env): string => join(deployDir(env), remote, version);
-export const isPublished = (remote: string, version: string, env = process.env): boolean =>
+const isPublished = (remote: string, version: string, env = process.env): boolean =>
   existsSync(join(releaseDir(remote, version, env), 'mf-manifest.json'));
 
 /** The published versions of a remote, oldest first. */

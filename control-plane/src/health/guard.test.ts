@@ -1,9 +1,8 @@
 // The guard's decisions on given figures, and the map it writes for them in a real store.
 // Run: node --import tsx --test control-plane/src/health/guard.test.ts
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { registerRelease } from '../store/releases.ts';
 import { auditTrail, readRollout, updateRollout, type Canary, type Rollout } from '../store/rollouts.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { createFigures, MINUTE_MS, type Counted, type Figures } from './figures.ts';
@@ -184,19 +183,13 @@ describe('decide', () => {
 describe('runGuard', () => {
   let database: TestDatabase;
   let db: TestDatabase['pool'];
-  let deploy: string;
-  let env: NodeJS.ProcessEnv;
   let environment: string;
   let runs = 0;
   before(async () => {
     database = await testDatabase();
     db = database.pool;
-    deploy = database.dir;
-    env = database.env;
-    for (const version of ['1.3.0', '1.4.0']) {
-      mkdirSync(join(deploy, REMOTE, version), { recursive: true });
-      writeFileSync(join(deploy, REMOTE, version, 'mf-manifest.json'), '{}');
-    }
+    // What the guard's rollbacks and widenings may point at: the releases the store lists.
+    for (const version of ['1.3.0', '1.4.0']) await registerRelease(db, REMOTE, version, null);
   });
   after(() => database.close());
   // Each test in an environment of its own.
@@ -211,7 +204,7 @@ describe('runGuard', () => {
     const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
     const now = T0 + 5 * MINUTE_MS;
     const lines: string[] = [];
-    const { applied } = await runGuard({ db, environment, env, figures, now, log: (line) => lines.push(line) });
+    const { applied } = await runGuard({ db, environment, figures, now, log: (line) => lines.push(line) });
     assert.equal(applied.length, 1);
     const rollout = (await map())!;
     assert.deepEqual(rollout.remotes[REMOTE], { stable: '1.3.0', history: [], rolledBack: ['1.4.0'] });
@@ -226,14 +219,14 @@ describe('runGuard', () => {
     assert.match(audit?.actor ?? '', /^guard@/);
     assert.equal(audit?.reason, entry.reason);
     // Nothing left to do on the next pass.
-    assert.deepEqual((await runGuard({ db, environment, env, figures, now })).applied, []);
+    assert.deepEqual((await runGuard({ db, environment, figures, now })).applied, []);
   });
 
   it('widens through the stages, counting each stage from when it began', async () => {
     await start(rolloutWith({ version: '1.4.0', percent: 10 }));
     const figures = createFigures({ windowMinutes: 60 });
     const state: GuardState = {};
-    const options = { db, environment, env, figures, state, stages: [10, 25, 50], minStageSessions: 100 };
+    const options = { db, environment, figures, state, stages: [10, 25, 50], minStageSessions: 100 };
     // First pass: the guard sees the canary for the first time, so the stage starts now.
     assert.deepEqual((await runGuard({ ...options, now: T0 })).applied, []);
     figuresOf({ figures, minutes: 30, canary: 10, stable: 90 });
@@ -265,7 +258,7 @@ describe('runGuard', () => {
         return figures.series(...args);
       },
     };
-    const { decisions, applied } = await runGuard({ db, environment, env, figures: racing, now: T0 + 5 * MINUTE_MS });
+    const { decisions, applied } = await runGuard({ db, environment, figures: racing, now: T0 + 5 * MINUTE_MS });
     await moved;
     assert.equal(decisions[0]?.action, 'rollback');
     assert.deepEqual(applied, []);
@@ -273,7 +266,7 @@ describe('runGuard', () => {
   });
 
   it('does nothing where nothing was rolled out', async () => {
-    assert.deepEqual(await runGuard({ db, environment, env, figures: createFigures(), now: T0 }), { leader: true, decisions: [], applied: [] });
+    assert.deepEqual(await runGuard({ db, environment, figures: createFigures(), now: T0 }), { leader: true, decisions: [], applied: [] });
     assert.equal((await readRollout(db, environment)).version, 0);
   });
 
@@ -282,9 +275,9 @@ describe('runGuard', () => {
     const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
     const now = T0 + 5 * MINUTE_MS;
     // The first holds the lease (taken on a pass with nothing to do)...
-    assert.equal((await runGuard({ db, environment, env, holder: 'first', figures: createFigures(), now: T0 })).leader, true);
+    assert.equal((await runGuard({ db, environment, holder: 'first', figures: createFigures(), now: T0 })).leader, true);
     // ...so the second, seeing a canary to roll back, does nothing.
-    const second = await runGuard({ db, environment, env, holder: 'second', figures, now });
+    const second = await runGuard({ db, environment, holder: 'second', figures, now });
     assert.deepEqual(second, { leader: false, decisions: [], applied: [] });
     assert.equal((await map())?.remotes[REMOTE]?.canary?.version, '1.4.0');
   });

@@ -16,6 +16,7 @@ import { rollback, setCanary } from '../deploy/rolloutCommands.ts';
 import type { Store } from '../store/database.ts';
 import { pruneHealth, readFigures } from '../store/health.ts';
 import { acquireLease, releaseLease } from '../store/lease.ts';
+import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
 import { countsSince, minuteOf, type Figures, type Series } from './figures.ts';
 import { emptyHistogram } from './histogram.ts';
@@ -237,14 +238,14 @@ function sameCanary(plan: Rollout['remotes'][string] | undefined, decision: Deci
   return plan?.stable === decision.stable && plan.canary?.version === decision.canary.version && plan.canary.percent === decision.canary.percent;
 }
 
-function applyDecision(latest: Rollout | null, decision: Decision, { at, env, keepHistory }: { at: number; env: NodeJS.ProcessEnv; keepHistory: number }): Rollout {
+function applyDecision(latest: Rollout | null, decision: Decision, { at, releases, keepHistory }: { at: number; releases: Releases; keepHistory: number }): Rollout {
   const plan = latest?.remotes[decision.remote];
   // A release owner may have moved this canary while the guard was deciding: their move stands.
   if (!latest || !sameCanary(plan, decision)) throw new Outdated();
   const next =
     decision.action === 'rollback'
-      ? rollback(latest, decision.remote, env)
-      : setCanary(latest, decision.remote, decision.canary.version, decision.to ?? decision.canary.percent, env);
+      ? rollback(latest, decision.remote, releases)
+      : setCanary(latest, decision.remote, decision.canary.version, decision.to ?? decision.canary.percent, releases);
   const entry: GuardHistoryEntry = {
     at: new Date(at).toISOString(),
     remote: decision.remote,
@@ -283,7 +284,6 @@ export interface GuardOptions extends Omit<AssessOptions, 'stageStarts' | 'now'>
   /** The store (a pg Pool). */
   db: Store;
   environment: string;
-  env?: NodeJS.ProcessEnv;
   /** This guard's name in the lease (guardName()). */
   holder?: string;
   /** How long the lease lasts unrenewed (3 passes by default). */
@@ -309,7 +309,6 @@ export interface GuardOptions extends Omit<AssessOptions, 'stageStarts' | 'now'>
 export async function runGuard({
   db,
   environment,
-  env = process.env,
   holder = guardName(),
   leaseMs,
   figures,
@@ -334,10 +333,15 @@ export async function runGuard({
   const decisions = decide(current, rollout, { ...options, stageStarts, now });
   const applied: Decision[] = [];
   const keepHistory = options.keepHistory ?? GUARD_DEFAULTS.keepHistory;
+  // What a rollback or a widening may point at: the releases the store lists (read only when
+  // there is something to write).
+  let releases: Releases | undefined;
   for (const decision of decisions) {
     if (decision.action === 'wait') continue;
+    releases ??= await listReleases(db);
+    const published = releases;
     try {
-      await updateRollout(db, environment, (latest) => applyDecision(latest, decision, { at: now, env, keepHistory }), {
+      await updateRollout(db, environment, (latest) => applyDecision(latest, decision, { at: now, releases: published, keepHistory }), {
         actor: `guard@${holder}`,
         action: decision.action,
         remote: decision.remote,

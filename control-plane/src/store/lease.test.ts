@@ -4,8 +4,6 @@
 // per verdict.
 // Run: node --import tsx --test control-plane/src/store/lease.test.ts
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
@@ -13,6 +11,7 @@ import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/
 import { runGuard } from '../health/guard.ts';
 import type { Store } from './database.ts';
 import { acquireLease, leaseHolder, releaseLease, type Lease } from './lease.ts';
+import { registerRelease } from './releases.ts';
 import { LeaseLost, readRollout, updateRollout, type Rollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
@@ -51,18 +50,13 @@ function pausing(pool: pg.Pool, nth: number, hook: () => Promise<void>): Store {
 describe('guard lease', { timeout: 120_000 }, () => {
   let database: TestDatabase;
   let db: TestDatabase['pool'];
-  let env: NodeJS.ProcessEnv;
   let environment: string;
   let runs = 0;
   before(async () => {
     database = await testDatabase();
     db = database.pool;
-    env = database.env;
-    // The guard's widening checks that the version it widens is published.
-    for (const version of ['1.3.0', '1.4.0']) {
-      mkdirSync(join(database.dir, REMOTE, version), { recursive: true });
-      writeFileSync(join(database.dir, REMOTE, version, 'mf-manifest.json'), '{}');
-    }
+    // The guard's widening checks that the version it widens is published: registered in the store.
+    for (const version of ['1.3.0', '1.4.0']) await registerRelease(db, REMOTE, version, null);
   });
   after(() => database.close());
   beforeEach(() => {
@@ -222,7 +216,7 @@ describe('guard lease', { timeout: 120_000 }, () => {
         // Each guard's own memory, kept between its passes: this stage began long enough ago to be judged.
         const state = { stageStarts: { [REMOTE]: { version: '1.4.0', percent: 10, at: T0 - MINUTE_MS } } };
         return (through, leaseMs = LONG) =>
-          runGuard({ db: through, environment: on, env, holder, leaseMs, figures: verdict.figures, now: verdict.now, state, stages: [10, 25, 50], minStageSessions: 100 });
+          runGuard({ db: through, environment: on, holder, leaseMs, figures: verdict.figures, now: verdict.now, state, stages: [10, 25, 50], minStageSessions: 100 });
       };
       const results = await interleavings[name]!(guard('a'), guard('b'), on);
       const applied = results.flatMap((result) => result?.applied ?? []);
