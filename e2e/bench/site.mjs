@@ -1,5 +1,5 @@
 // The production site for the benchmarks: built with the same buildIfNeeded() as `npm start`, then
-// `node scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
+// `node --import tsx scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
 // the Auth emulator (Java) and everything else it spawned. The shell's server renders pages inside
 // that start.mjs process; NETNET_SSR=off makes it serve the client-only page (the baseline).
 import { spawn } from 'node:child_process';
