@@ -17,7 +17,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: 'node ../scripts/start.mjs',
+    command: 'node --import tsx ../scripts/start.mjs',
     url: `${siteUrl}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 600_000,

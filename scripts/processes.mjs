@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { openDatabase } from '../control-plane/src/store/database.mjs';
-import { registerPublished } from '../control-plane/src/store/releases.mjs';
+import { openDatabase } from '../control-plane/src/store/database.ts';
+import { registerPublished } from '../control-plane/src/store/releases.ts';
 import { root } from './build.mjs';
 
 const children = [];

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from '../control-plane/src/deploy/tree.mjs';
+import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
 import { LIMITS, serveApp } from './serve.mjs';
 import { acceptedCodings } from './staticFiles.mjs';
-import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '../control-plane/src/trustedProxies.mjs';
+import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '../control-plane/src/trustedProxies.ts';
 
 const SECRETS = ['SECRET=deploy-env', 'outside-secret', '"remotes"', 'half-staged', 'unfinished'];
 let hostileRequests = 0;

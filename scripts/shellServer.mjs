@@ -10,14 +10,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.mjs';
-import { createCollector } from '../control-plane/src/health/collector.mjs';
-import { startGuard } from '../control-plane/src/health/guard.mjs';
-import { createMetrics } from '../control-plane/src/health/metrics.mjs';
-import { openDatabase } from '../control-plane/src/store/database.mjs';
-import { createHealthStore } from '../control-plane/src/store/health.mjs';
-import { watchMap } from '../control-plane/src/store/liveMap.mjs';
-import { environmentName } from '../control-plane/src/store/rollouts.mjs';
+import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
+import { createCollector } from '../control-plane/src/health/collector.ts';
+import { startGuard } from '../control-plane/src/health/guard.ts';
+import { createMetrics } from '../control-plane/src/health/metrics.ts';
+import { openDatabase } from '../control-plane/src/store/database.ts';
+import { createHealthStore } from '../control-plane/src/store/health.ts';
+import { watchMap } from '../control-plane/src/store/liveMap.ts';
+import { environmentName } from '../control-plane/src/store/rollouts.ts';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -35,7 +35,7 @@ function knownReleases(live, env = process.env) {
  * @param {{ port: number, environment?: string, ssr?: boolean, guard?: false | { stages?: number[], intervalMs?: number } }} options
  *   environment: whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local).
  *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
- *   guard: run the release guard on this environment's canaries (control-plane/src/health/guard.mjs) with the
+ *   guard: run the release guard on this environment's canaries (control-plane/src/health/guard.ts) with the
  *   reports every instance collected; it acts only while it holds the environment's lease. false: collect only.
  *   database: an openDatabase() result to use (else one is opened, and closed with the server).
  * @returns {Promise<import('node:http').Server>} closing it stops the guard and closes the store

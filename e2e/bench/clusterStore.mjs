@@ -8,10 +8,10 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { setCanary, setStable } from '../../control-plane/src/deploy/rolloutCommands.mjs';
-import { openDatabase } from '../../control-plane/src/store/database.mjs';
-import { RELEASES_CHANNEL } from '../../control-plane/src/store/releases.mjs';
-import { environmentName, readRollout, updateRollout } from '../../control-plane/src/store/rollouts.mjs';
+import { setCanary, setStable } from '../../control-plane/src/deploy/rolloutCommands.ts';
+import { openDatabase } from '../../control-plane/src/store/database.ts';
+import { listReleases, RELEASES_CHANNEL } from '../../control-plane/src/store/releases.ts';
+import { environmentName, readRollout, updateRollout } from '../../control-plane/src/store/rollouts.ts';
 import { root } from '../../scripts/build.mjs';
 import { site } from './site.mjs';
 
@@ -67,6 +67,8 @@ export async function openStore() {
     pool,
     /** The environment's map as the store holds it now (null: nothing rolled out there). */
     readMap: async () => (await readRollout(pool, environment)).rollout,
+    /** The releases the store lists: what a rollout move may point at. */
+    releases: () => listReleases(pool),
     change,
     /** Writes `map` back (null: none) as every change is written, unless the store holds it already. */
     async putBack(map) {
@@ -138,7 +140,7 @@ const releaseKeys = (releases) => releases.map(({ remote, version }) => `${remot
 /**
  * Release-health counts of `releases` ([{ remote, version }]) in the environment, summed over
  * every minute: Map<"remote release channel metric", count> (metric: outcome:<outcome> or
- * lcp:<bucket>, control-plane/src/store/health.mjs).
+ * lcp:<bucket>, control-plane/src/store/health.ts).
  */
 export async function healthCounts(pool, releases) {
   const { rows } = await pool.query(

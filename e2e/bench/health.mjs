@@ -1,15 +1,15 @@
 // `npm run bench:health`: how many release-health reports the collector takes into PostgreSQL
 // (docs/architecture.md, "Release health"). The collector runs as the shell's server runs it
-// (scripts/serve.mjs with the collector as a service, its store control-plane/src/store/health.mjs:
+// (scripts/serve.mjs with the collector as a service, its store control-plane/src/store/health.ts:
 // the batches of a few ms summed into one INSERT, each batch answered 204 once PostgreSQL holds
 // it) in a child process, against an embedded PostgreSQL of the benchmark's own in a temporary
-// folder (control-plane/src/store/testDatabase.mjs); this process loads it from loopback, with
+// folder (control-plane/src/store/testDatabase.ts); this process loads it from loopback, with
 // batches of 4 reports (a page load with a few remotes) from 2,000 client addresses, as a proxy in
 // front would vouch for them (X-Forwarded-For), one request in 10 garbage:
 //  - at a steady 5,000 valid reports/s (1,389 batches/s, paced here, e2e/bench/steadyLoad.mjs):
 //    the latency there, counted from when each batch was due;
 //  - flat out on 50 connections (autocannon): the most it takes, up to the cap the collector puts
-//    on all clients together (control-plane/src/health/collector.mjs, answered 429 past it);
+//    on all clients together (control-plane/src/health/collector.ts, answered 429 past it);
 //  - then the store must hold exactly the reports it acknowledged, release by release, outcome
 //    by outcome and LCP bucket by LCP bucket: a refused batch never changed it.
 // Prints the figures beside the targets (≥ 5,000 reports/s, p99 ≤ 50 ms at 5,000 reports/s), how
@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { withTsx } from '../../scripts/tsx.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 
 const TARGETS = { reportsPerSecond: 5000, p99Ms: 50 };
@@ -42,9 +43,9 @@ const RELEASES = [
 
 /** The collector, as the shell's server runs it, on the database of NETNET_DEPLOY_DIR `deployDir`. */
 async function serve(deployDir) {
-  const { createCollector } = await import('../../control-plane/src/health/collector.mjs');
-  const { openDatabase } = await import('../../control-plane/src/store/database.mjs');
-  const { createHealthStore } = await import('../../control-plane/src/store/health.mjs');
+  const { createCollector } = await import('../../control-plane/src/health/collector.ts');
+  const { openDatabase } = await import('../../control-plane/src/store/database.ts');
+  const { createHealthStore } = await import('../../control-plane/src/store/health.ts');
   const { serveApp } = await import('../../scripts/serve.mjs');
   const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: deployDir } });
   // The pool as the store uses it, counting its INSERTs: the database should see tens a second.
@@ -215,11 +216,11 @@ const answer = (child) => new Promise((resolve) => child.once('message', resolve
 
 async function bench() {
   const { duration, connections, batches, reportsPerSecond } = options(process.argv.slice(2));
-  const { testDatabase } = await import('../../control-plane/src/store/testDatabase.mjs');
-  const { createFigures } = await import('../../control-plane/src/health/figures.mjs');
-  const { readFigures } = await import('../../control-plane/src/store/health.mjs');
+  const { testDatabase } = await import('../../control-plane/src/store/testDatabase.ts');
+  const { createFigures } = await import('../../control-plane/src/health/figures.ts');
+  const { readFigures } = await import('../../control-plane/src/store/health.ts');
   const database = await testDatabase();
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', database.dir]);
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', database.dir], { execArgv: withTsx(process.execArgv) });
   let report;
   try {
     const { port } = await answer(child);

@@ -1,10 +1,11 @@
 // The production site for the benchmarks: built with the same buildIfNeeded() as `npm start`, then
-// `node scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
+// `node --import tsx scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
 // the Auth emulator (Java) and everything else it spawned. The shell's server renders pages inside
 // that start.mjs process; NETNET_SSR=off makes it serve the client-only page (the baseline).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { buildIfNeeded, root } from '../../scripts/build.mjs';
+import { withTsx } from '../../scripts/tsx.mjs';
 
 /** The site table (ports, origins, runtime documents) `npm start` serves by. */
 export const site = createRequire(import.meta.url)('../../scripts/site.cjs');
@@ -68,7 +69,7 @@ export async function startSite({ reuse = false, log = console.log, env = {}, no
 
   const childEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...withTsx(nodeArgs), 'scripts/start.mjs'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -64,7 +64,8 @@ async function untilEvery(origins, test, { from, timeoutMs }) {
 /** `changes` canary percents of REMOTE, each timed from its COMMIT until on every instance. */
 async function propagation(store, origins, { changes, stable, canary }) {
   const onEvery = (test) => untilEvery(origins, test, { from: performance.now(), timeoutMs: CHANGE_TIMEOUT_MS });
-  await store.change((latest) => setStable(latest, REMOTE, stable), { action: 'stable', remote: REMOTE });
+  const releases = await store.releases();
+  await store.change((latest) => setStable(latest, REMOTE, stable, releases), { action: 'stable', remote: REMOTE });
   if ((await onEvery((map) => map.remotes[REMOTE].stable.version === stable && !map.remotes[REMOTE].canary)) === null) {
     throw new Error(`${REMOTE} ${stable} was not on every instance within ${CHANGE_TIMEOUT_MS / 1000} s`);
   }
@@ -73,7 +74,7 @@ async function propagation(store, origins, { changes, stable, canary }) {
   for (let i = 0; i < changes; i += 1) {
     // Every change another percent: an instance still on an earlier one can never pass for done.
     const percent = 1 + (i % 100);
-    const { committedAt } = await store.change((latest) => setCanary(latest, REMOTE, canary, percent), { action: 'canary', remote: REMOTE });
+    const { committedAt } = await store.change((latest) => setCanary(latest, REMOTE, canary, percent, releases), { action: 'canary', remote: REMOTE });
     const ms = await untilEvery(
       origins,
       (map) => map.remotes[REMOTE].stable.version === stable && map.remotes[REMOTE].canary?.version === canary && map.remotes[REMOTE].canary.percent === percent,

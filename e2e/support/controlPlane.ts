@@ -25,7 +25,7 @@ const root = join(__dirname, '..', '..');
 const controlPlane = <T>(file: string) => import(pathToFileURL(join(root, 'control-plane/src', file)).href) as Promise<T>;
 
 async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-  const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.mjs')).href)) as DatabaseModule;
+  const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.ts')).href)) as DatabaseModule;
   const database = await openDatabase({ max: 1 });
   try {
     return await work(database.pool);
@@ -73,7 +73,7 @@ export function readMap<T>(environment: string): Promise<T | null> {
  */
 export function restoreMap(environment: string, map: unknown): Promise<void> {
   return withStore(async (pool) => {
-    const { updateRollout } = await controlPlane<RolloutsModule>('store/rollouts.mjs');
+    const { updateRollout } = await controlPlane<RolloutsModule>('store/rollouts.ts');
     const result = (await pool.query('SELECT map FROM rollouts WHERE environment = $1', [environment])) as { rows: { map: unknown }[] };
     const target = map ?? { remotes: {} };
     const current = JSON.stringify(result.rows[0]?.map ?? null);
@@ -117,7 +117,7 @@ export const storeIsEmbedded = (): boolean => !process.env.DATABASE_URL;
  * every connection is cut and new ones are refused until startDatabase().
  */
 export async function stopDatabase(): Promise<void> {
-  const { embeddedDir, startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.mjs');
+  const { embeddedDir, startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.ts');
   // Finds the running server (starts none that runs already) and gives its stop().
   await (await startEmbedded()).stop();
   // stop() swallows pg_ctl's errors: a server still running would make the spec prove nothing.
@@ -126,6 +126,6 @@ export async function stopDatabase(): Promise<void> {
 
 /** Starts the embedded PostgreSQL again, exactly as the site starts it, so the site's own shutdown stops it later. */
 export async function startDatabase(): Promise<void> {
-  const { startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.mjs');
+  const { startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.ts');
   await startEmbedded();
 }

@@ -2,7 +2,7 @@
 // would run one (docs/deploy.md): the same serveShell() as `npm start`, on PORT, with probes at
 // /healthz and /livez, drained on SIGTERM (scripts/cluster/lifecycle.mjs).
 //
-//   PORT=8081 NETNET_EARLY_HINTS=link node scripts/cluster/instance.mjs
+//   PORT=8081 NETNET_EARLY_HINTS=link node --import tsx scripts/cluster/instance.mjs
 //
 // Environment: PORT (default 8081), NETNET_EARLY_HINTS=link (hints as Link headers on the page,
 // for a front door that cannot relay a 103), NETNET_GUARD=off (collect reports, judge none), and

@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { withTsx } from '../tsx.mjs';
 
 const ENTRY = fileURLToPath(new URL('./instance.mjs', import.meta.url));
 const READY_TIMEOUT_MS = 90_000;
@@ -30,6 +31,8 @@ export function superviseInstances({ ports, env = () => ({}), log = console.log,
 
   function spawnInstance(instance) {
     const child = fork(entry, [], {
+      // The shell's instance imports the control plane (TypeScript).
+      execArgv: withTsx(process.execArgv),
       env: { ...process.env, ...env(instance.index), PORT: String(instance.port), NETNET_INSTANCE_NAME: instance.name, NO_UPDATE_NOTIFIER: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -25,7 +25,7 @@ export const LIMITS = Object.freeze({
   sendTimeout: 30,
   /** Idle seconds before nginx closes a browser's keep-alive connection (an idle one costs nginx a few KB). */
   clientKeepAlive: 30,
-  /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.mjs). */
+  /** The largest request body: a release-health batch is at most 16 KB (control-plane/src/health/reports.ts). */
   maxBodyKb: 16,
   /**
    * Page requests one client address may have being rendered at once. Pages are the expensive
@@ -39,7 +39,7 @@ export const LIMITS = Object.freeze({
    * Release-health batches per client address and second, and the burst above it: a flood guard
    * only. nginx cannot read a body, so a tight limit here would charge junk and then refuse the
    * real reports of other pages behind the same address; the collector refuses junk before it
-   * charges its own, tighter, per-client bucket (control-plane/src/health/collector.mjs).
+   * charges its own, tighter, per-client bucket (control-plane/src/health/collector.ts).
    */
   reportsPerSecond: 200,
   reportsBurst: 400,
@@ -55,7 +55,7 @@ export const LIMITS = Object.freeze({
 
 // Webpack's [contenthash:10] names: the same test as scripts/serve.mjs's HASHED.
 const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
-// A version folder exactly as control-plane/src/deploy/tree.mjs accepts it (semver, no build metadata).
+// A version folder exactly as control-plane/src/deploy/tree.ts accepts it (semver, no build metadata).
 const NUMBER = '(?:0|[1-9][0-9]*)';
 const PRERELEASE = '(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
 const VERSION = `${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-${PRERELEASE}(?:\\.${PRERELEASE})*)?`;

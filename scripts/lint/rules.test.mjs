@@ -68,6 +68,17 @@ test('shared importing an app fails', async () => {
   await expectFired('shared/src/planted.ts', "import '../../e2e/playwright.config';\n", ['import-x/no-restricted-paths']);
 });
 
+test('the control plane importing an app fails: it reads builds from disk, never imports one', async () => {
+  const PLANTED = 'control-plane/src/planted.ts';
+  for (const app of ['shell', 'remote-title']) {
+    await expectFired(PLANTED, `import '../../${app}/src/bootstrap';\n`, ['import-x/no-restricted-paths', 'import-x/no-relative-packages']);
+    await expectFired(PLANTED, `import '${app}/src/bootstrap';\n`, ['no-restricted-imports']);
+  }
+  await expectFired(PLANTED, "import '@netnet/catalogue';\n", ['no-restricted-imports']);
+  // Its own modules, named by their .ts file as tsx runs them, pass.
+  await expectClean(PLANTED, "import { isVersion } from './deploy/tree.ts';\nexport { isVersion };\n");
+});
+
 test('a deep import into @netnet/shared fails; its exports pass', async () => {
   await expectFired('shell/src/planted.ts', `import * as deep from '@netnet/shared/src/${sharedInternal}';\nexport { deep };\n`, [
     'no-restricted-imports',

@@ -2,10 +2,11 @@
  * @jest-environment node
  */
 // One version rule on both sides: the shell's isVersion (remote map, QA pins) and the release
-// tooling's (control-plane/src/deploy/tree.mjs, the semver package) give the same answer for every version
+// tooling's (control-plane/src/deploy/tree.ts, the semver package) give the same answer for every version
 // in this table, and the answer written here.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isVersion } from './version';
 
 const table: Array<[string, boolean]> = [
@@ -38,11 +39,14 @@ const table: Array<[string, boolean]> = [
   [`1.0.0-${'a'.repeat(250)}`, true],
 ];
 
+// The tooling is TypeScript, which Node runs under the tsx loader as the commands do.
+const tsx = pathToFileURL(require.resolve('tsx')).href;
+
 function toolingAnswers(versions: string[]): boolean[] {
-  const tree = resolve(__dirname, '../../../control-plane/src/deploy/tree.mjs');
+  const tree = resolve(__dirname, '../../../control-plane/src/deploy/tree.ts');
   const program = `import { isVersion } from ${JSON.stringify(tree)};
     console.log(JSON.stringify(JSON.parse(process.argv[1]).map(isVersion)));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', program, JSON.stringify(versions)], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', program, JSON.stringify(versions)], { encoding: 'utf8' });
   return JSON.parse(out) as boolean[];
 }
 

@@ -1,4 +1,4 @@
-// The one version rule, the same as the release tooling's (control-plane/src/deploy/tree.mjs, which asks the
+// The one version rule, the same as the release tooling's (control-plane/src/deploy/tree.ts, which asks the
 // `semver` package): a semantic version exactly as semver.org writes it, without build metadata and
 // without a leading "v". Versions name release folders and URLs, so each has one spelling.
 // Written out here rather than importing semver, which would add its whole regex table to the

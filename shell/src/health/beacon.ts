@@ -21,7 +21,7 @@ export const canSend = (): boolean => beaconOf() !== null || fetchOf() !== null;
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
-// The page's ticket (proof that this site served it these releases, control-plane/src/health/ticket.mjs)
+// The page's ticket (proof that this site served it these releases, control-plane/src/health/ticket.ts)
 // goes with every batch; a report without one is not counted.
 const bodyOf = (reports: readonly string[], ticket?: string) =>
   `{${ticket === undefined ? '' : `"ticket":${JSON.stringify(ticket)},`}"reports":[${reports.join(',')}]}`;

@@ -4,7 +4,7 @@ import type { Channel } from '../rollout/chooseRelease';
 
 // What this document tells the site's server about the releases it used: one session per release
 // with its outcome, and the page's web vitals as samples (docs/architecture.md, "Release health";
-// the collector's schema is control-plane/src/health/reports.mjs). A report holds the fields below and
+// the collector's schema is control-plane/src/health/reports.ts). A report holds the fields below and
 // nothing else, so none can carry a member id, an email or a URL.
 
 export type Outcome = 'loaded' | 'fell-back' | 'failed' | 'boundary-error' | 'uncaught-error';

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RemoteName } from '../federation/remotes';
 import type { Channel } from '../rollout/chooseRelease';
 
@@ -308,12 +309,13 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   for (const sent of beacons().flat()) {
     expect(Object.keys(sent).every((key) => ['remote', 'release', 'channel', 'outcome', 'vitals'].includes(key))).toBe(true);
   }
-  // The collector's parser itself (control-plane/src/health/reports.mjs), run by Node as the server runs it.
-  const reportsModule = path.resolve(__dirname, '../../../control-plane/src/health/reports.mjs');
+  // The collector's parser itself (control-plane/src/health/reports.ts), run by Node as the server runs it.
+  const reportsModule = path.resolve(__dirname, '../../../control-plane/src/health/reports.ts');
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
   const check = `import { parseBatch } from ${JSON.stringify(reportsModule)};
     let input = ''; for await (const chunk of process.stdin) input += chunk;
     console.log(JSON.stringify(JSON.parse(input).map((body) => parseBatch(body))));`;
-  const parsed = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', check], { input: JSON.stringify(bodies) }).toString());
+  const parsed = JSON.parse(execFileSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', check], { input: JSON.stringify(bodies) }).toString());
   expect(parsed.map((result: { error?: string }) => result.error)).toEqual([undefined, undefined, undefined]);
   expect(parsed.map((result: { reports: unknown[] }) => result.reports)).toEqual(bodies.map((body) => JSON.parse(body).reports));
 });

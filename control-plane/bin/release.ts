@@ -1,0 +1,103 @@
+// `npm run release -- <remote> [--version 1.4.0] [--from <dir>]` (or `npm run release -w <remote>`):
+// builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
+// Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.ts).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runCli } from '../src/deploy/cli.ts';
+import { copyBuild } from '../src/deploy/copyBuild.ts';
+import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
+import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
+import { site } from '../src/site.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { registerRelease } from '../src/store/releases.ts';
+
+const require = createRequire(import.meta.url);
+// The checkout: a release is built from the remote's workspace in it.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const USAGE = `usage: npm run release -- <remote> [--version <x.y.z>] [--from <built dir>]
+  Builds <remote> for production and publishes it as deploy/<remote>/<version>/.
+  --version  the release's version (default: the remote's package.json version)
+  --from     publish a build made earlier (with MF_BUILD_VERSION=<version>) instead of building`;
+
+/** webpack for this remote only, into a folder of our choosing; its manifest records the version. */
+function build(remote: string, version: string, outDir: string): Promise<void> {
+  const webpack = require.resolve('webpack-cli/bin/cli.js');
+  return new Promise<void>((done, fail) => {
+    // NETNET_BUILD_DIR, not --output-path: the browser, runtime and server builds each have their place in it.
+    const child = spawn(process.execPath, [webpack, '--mode', 'production'], {
+      cwd: join(root, remote),
+      env: { ...process.env, MF_BUILD_VERSION: version, NETNET_BUILD_DIR: outDir },
+      stdio: 'inherit',
+    });
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? done() : fail(new DeployError(`the build of ${remote} failed (exit ${code}).`))));
+  });
+}
+
+/** A release must be what it says: this remote's container, built as this version. */
+function checkManifest(dir: string, remote: string, version: string, label: string) {
+  const path = join(dir, 'mf-manifest.json');
+  if (!existsSync(path)) throw new DeployError(`${label} has no mf-manifest.json: it is not a production build of a remote.`);
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; metaData?: { buildInfo?: { buildVersion?: unknown } } };
+  if (manifest.name !== site.federationName(remote)) {
+    throw new DeployError(`${label} holds ${manifest.name}, not ${remote}.`);
+  }
+  const built = manifest.metaData?.buildInfo?.buildVersion;
+  if (built !== version) {
+    throw new DeployError(`${label} was built as version ${built}, not ${version}; build it with MF_BUILD_VERSION=${version}.`);
+  }
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    options: { version: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  if (values.help || positionals.length !== 1) {
+    console.log(USAGE);
+    if (!values.help) process.exitCode = 1;
+    return;
+  }
+  const remote = assertRemote(positionals[0]);
+  const version = assertVersion(values.version ?? (require(`../../${remote}/package.json`) as { version: string }).version);
+  const target = releaseDir(remote, version);
+  const nearby = relative(process.cwd(), target);
+  const shown = nearby && !nearby.startsWith('..') ? nearby : target;
+  if (existsSync(target)) {
+    throw new DeployError(`${remote} ${version} is already published (${shown}). Releases are immutable: publish a new version with --version.`);
+  }
+
+  // Built beside its final place, then renamed in: a release appears whole or not at all.
+  const staging = join(deployDir(), remote, `.staging-${version}-${process.pid}`);
+  mkdirSync(dirname(staging), { recursive: true });
+  try {
+    if (values.from) {
+      if (!existsSync(resolve(values.from))) throw new DeployError(`${values.from} does not exist.`);
+      copyBuild(resolve(values.from), staging);
+    }
+    else await build(remote, version, staging);
+    checkManifest(staging, remote, version, values.from ?? 'the build');
+    // Hashed before the rename: a published release always carries the record of its own files.
+    writeIntegrity(staging);
+    if (existsSync(target)) throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);
+    renameSync(staging, target);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  // Registered once its files are in place: the map never names a release the origin lacks.
+  const db = await openDatabase({ max: 1 });
+  try {
+    await registerRelease(db.pool, remote, version, entryIntegrity(target));
+  } finally {
+    await db.close();
+  }
+  console.log(`published ${remote} ${version} in ${shown}`);
+  console.log(`next: npm run rollout -- canary ${remote} ${version} --percent 10`);
+}
+
+runCli(main);

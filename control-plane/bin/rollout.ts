@@ -1,0 +1,177 @@
+// `npm run rollout -- <command>`: the release owner's controls over one environment's rollout map
+// in the store the running site uses (DATABASE_URL, else the embedded PostgreSQL in deploy/).
+// Every change is checked against the published releases and written as a compare-and-set with
+// an audit entry (two commands on different remotes both land; two on the same remote at once:
+// one lands, the other is refused); every instance of the site has it within a second.
+// `status` and `guard` read the environment's release health (README.md, "Reading release health").
+import { hostname, userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import { runCli } from '../src/deploy/cli.ts';
+import { checkCompatibility, OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
+import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
+import { healthReport } from '../src/deploy/healthStatus.ts';
+import { remoteMapFor } from '../src/deploy/remoteMap.ts';
+import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.ts';
+import { DeployError } from '../src/deploy/tree.ts';
+import { site } from '../src/site.ts';
+import { openDatabase, type Store } from '../src/store/database.ts';
+import { listReleases, type Releases } from '../src/store/releases.ts';
+import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout, type Rollout } from '../src/store/rollouts.ts';
+
+const USAGE = `usage: npm run rollout -- <command> [--env <name>]
+  status [--json]                                what each remote serves, how its releases fared in the last hour
+                                                 and what the guard decided and why (--json: the map the shell reads)
+  stable   <remote> <version>                    make a published version stable at once
+  canary   <remote> <version> --percent <0-100>  send a share of members to a published version
+  promote  <remote>                              the canary becomes stable for everyone
+  rollback <remote>                              drop the canary, or with none go back to the previous stable
+  guard [--stages 10,25,50,100] [--min-stage-sessions <n>] [--interval <seconds>] [--once]
+                                                 roll back canaries worse than their stable (failure rate, LCP p75)
+                                                 and, with --stages, widen healthy ones; runs until SIGINT/SIGTERM
+                                                 (every 5 s; at least 200 sessions a stage), --once: one pass
+  stable, canary and promote refuse a release whose mf-manifest.json needs shared packages in versions
+  the shell does not provide; ${OVERRIDE_FLAG} rolls it out anyway (with a warning).
+  --env defaults to $NETNET_ENV or "local".`;
+
+const SKIP = OVERRIDE_FLAG.slice(2);
+
+// Which flags each command takes: a flag given to another command is a slip, refused rather than ignored.
+const FLAGS: Record<string, string[]> = {
+  status: ['json'],
+  stable: [SKIP],
+  canary: ['percent', SKIP],
+  promote: [SKIP],
+  rollback: [],
+  guard: ['stages', 'min-stage-sessions', 'interval', 'once'],
+};
+
+function describe(rollout: Rollout | null, remote: string, releases: Releases) {
+  const plan = rollout?.remotes[remote];
+  const published = (releases.get(remote) ?? []).map((release) => release.version);
+  const parts = plan
+    ? [`stable ${plan.stable}`, plan.canary && `canary ${plan.canary.version} at ${plan.canary.percent}%`]
+    : [`own build (${site.remoteMap().remotes[remote]?.stable.entry})`];
+  if (plan?.history?.length) parts.push(`history ${plan.history.join(', ')}`);
+  parts.push(published.length ? `published ${published.join(', ')}` : 'nothing published');
+  return `${remote.padEnd(14)} ${parts.filter(Boolean).join(' · ')}`;
+}
+
+const actor = () => `${userInfo().username}@${hostname()}`;
+
+const parseFlags = () =>
+  parseArgs({
+    options: {
+      env: { type: 'string' },
+      percent: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+      [SKIP]: { type: 'boolean' },
+      stages: { type: 'string' },
+      'min-stage-sessions': { type: 'string' },
+      interval: { type: 'string' },
+      once: { type: 'boolean' },
+    },
+    allowPositionals: true,
+  });
+
+async function main() {
+  const { values, positionals } = parseFlags();
+  const [command, remote, version] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    if (!values.help) process.exitCode = 1;
+    return;
+  }
+  if (!Object.hasOwn(FLAGS, command)) throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
+  const stray = Object.keys(values).find((flag) => !['env', 'help', ...(FLAGS[command] ?? [])].includes(flag));
+  if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
+  const environment = environmentName(process.env, values.env);
+
+  const store = await openDatabase({ max: 2 });
+  try {
+    await run({ db: store.pool, command, remote, version, values, environment });
+  } finally {
+    await store.close();
+  }
+}
+
+type Values = ReturnType<typeof parseFlags>['values'];
+
+async function run({
+  db,
+  command,
+  remote,
+  version,
+  values,
+  environment,
+}: {
+  db: Store;
+  command: string;
+  remote: string | undefined;
+  version: string | undefined;
+  values: Values;
+  environment: string;
+}) {
+  if (command === 'status') {
+    const [{ version: mapVersion, rollout: current }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
+    if (values.json) return console.log(JSON.stringify(remoteMapFor(environment, { rollout: current, releases }), null, 2));
+    const health = await healthReport({ db, environment, rollout: current, remotes: site.remotes });
+    console.log(`environment ${environment} (${current ? `map version ${mapVersion}` : 'nothing rolled out yet'})`);
+    for (const line of [...health.header, '']) console.log(line);
+    for (const name of site.remotes) {
+      const details = health.byRemote.get(name) ?? [];
+      // A blank line after a remote's details keeps the next remote's line from reading as one of them.
+      for (const line of [describe(current, name, releases), ...details, ...(details.length ? [''] : [])]) console.log(line);
+    }
+    const trail = await auditTrail(db, environment, 5);
+    if (trail.length) {
+      console.log('latest changes:');
+      for (const entry of trail) {
+        console.log(`  v${entry.map_version} ${entry.at.toISOString().slice(0, 19).replace('T', ' ')} UTC  ${entry.actor}: ${entry.action}${entry.remote ? ` ${entry.remote}` : ''}`);
+      }
+    }
+    return;
+  }
+  if (command === 'guard') {
+    // Checked before the first pass: a deployment job with a typo fails at once, not later.
+    const options = guardOptions(values);
+    return guardCommand({ db, environment, options });
+  }
+
+  // Each move gives the new rollout and the release it points members at (`gated`), which the
+  // compatibility gate checks once the command itself found it valid: a version that is not
+  // published gets that message, not the gate's. Published means registered in the store.
+  const releases = await listReleases(db);
+  // The commands that name a remote check it (assertRemote) before anything else reads it.
+  const target = remote ?? '';
+  let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
+  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? '', releases), gated: version });
+  else if (command === 'canary') {
+    if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
+    const percent = parsePercent(values.percent);
+    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent, releases), gated: version });
+  } else if (command === 'promote') {
+    move = (rollout) => ({ next: promote(rollout, target), gated: rollout.remotes[target]?.canary?.version });
+  } else move = (rollout) => ({ next: rollback(rollout, target, releases) });
+
+  // Applied to the map as it is when written, not as it was first read: a command on another
+  // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
+  let next: Rollout | null = null;
+  const written = await updateRollout(
+    db,
+    environment,
+    (latest) => {
+      const moved = move(latest ?? emptyRollout());
+      if (moved.gated !== undefined) {
+        checkCompatibility({ remote: target, version: moved.gated, skip: values[SKIP] === true, warn: (line) => console.error(line) });
+      }
+      next = moved.next;
+      return next;
+    },
+    { actor: actor(), action: command, remote },
+  );
+  console.log(`${environment}: ${describe(next, target, await listReleases(db))}`);
+  console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
+}
+
+runCli(main);

@@ -1,0 +1,14 @@
+// How the deploy CLIs end: a mistake at the keyboard is one readable line and exit code 1.
+import { codeOf, messageOf } from '../errors.ts';
+import { DeployError } from './tree.ts';
+
+export function runCli(main: () => Promise<void>): void {
+  Promise.resolve()
+    .then(main)
+    .catch((error: unknown) => {
+      const code = codeOf(error);
+      const expected = error instanceof DeployError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+      console.error(expected ? `error: ${messageOf(error)}` : error);
+      process.exitCode = 1;
+    });
+}

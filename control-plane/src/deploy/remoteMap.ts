@@ -1,0 +1,79 @@
+// /remotes.json as the shell's server serves it: the environment's rollout map laid over the
+// default map. Remotes the map names come from their published releases; the others from their own
+// build. Each release carries the SHA-384 of its entry files (registered with it in the store), so
+// the shell loads it only as published; and each remote lists the versions QA may pin here
+// (`pinnable`). Built from what the instance holds in memory (control-plane/src/store/liveMap.ts),
+// never from a database round trip per request.
+import { site, type BuiltRelease } from '../site.ts';
+import type { Releases } from '../store/releases.ts';
+import type { Rollout } from '../store/rollouts.ts';
+import type { Integrity } from './integrity.ts';
+import { verifyQaToken } from './qaToken.ts';
+
+/** A release as /remotes.json names it: where its entry is, and the hashes to check it by. */
+export interface ServedRelease extends BuiltRelease {
+  integrity?: Integrity;
+}
+
+export interface RemoteMapEntry {
+  stable: ServedRelease;
+  canary?: ServedRelease & { percent: number };
+  pinnable: ServedRelease[];
+}
+
+export interface RemoteMap {
+  environment: string;
+  remotes: Record<string, RemoteMapEntry>;
+}
+
+/**
+ * Who may pin what. Production (`NETNET_ENV=production`, or `"production": true` in the rollout
+ * map): only a request with a valid QA token (signed with NETNET_QA_SECRET; no secret, no pins).
+ * Everywhere: a version rolled back for a defect is not pinnable unless the map says
+ * `"pinRolledBack": true`.
+ */
+function pinPolicy(environment: string, rollout: Rollout | null, { env = process.env, qaToken }: { env?: NodeJS.ProcessEnv; qaToken?: string | undefined } = {}) {
+  const production = environment === 'production' || rollout?.production === true;
+  const allowed = !production || verifyQaToken(qaToken, { secret: env.NETNET_QA_SECRET, environment });
+  return { production, allowed, rolledBackPinnable: rollout?.pinRolledBack === true };
+}
+
+/**
+ * `known`: the environment's map and the published releases (liveMap's current()); `request`: what
+ * the browser sent (its X-Netnet-QA-Token header).
+ */
+export function remoteMapFor(
+  environment: string,
+  { rollout, releases }: { rollout: Rollout | null; releases: Releases },
+  env: NodeJS.ProcessEnv = process.env,
+  { qaToken }: { qaToken?: string | undefined } = {},
+): RemoteMap {
+  const policy = pinPolicy(environment, rollout, { env, qaToken });
+  const base = site.remoteMap(env).remotes;
+  const cdn = site.deployOrigin(env);
+  const release = (remote: string, version: string): ServedRelease => {
+    const integrity = releases.get(remote)?.find((known) => known.version === version)?.integrity;
+    return { version, entry: `${cdn}/${remote}/${version}/mf-manifest.json`, ...(integrity && { integrity }) };
+  };
+  const ownBuild = (remote: string): BuiltRelease => {
+    const built = base[remote];
+    if (!built) throw new Error(`scripts/site.cjs gives no build of ${remote}`);
+    return built.stable;
+  };
+  const remotes: Record<string, RemoteMapEntry> = {};
+  for (const remote of site.remotes) {
+    const plan = rollout?.remotes[remote];
+    const rolledBack = new Set(policy.rolledBackPinnable ? [] : (plan?.rolledBack ?? []));
+    remotes[remote] = {
+      stable: plan ? release(remote, plan.stable) : ownBuild(remote),
+      ...(plan?.canary && { canary: { ...release(remote, plan.canary.version), percent: plan.canary.percent } }),
+      // Only releases with recorded hashes: a pin is checked like any release.
+      pinnable: policy.allowed
+        ? (releases.get(remote) ?? [])
+            .filter((known) => known.integrity && !rolledBack.has(known.version))
+            .map((known) => release(remote, known.version))
+        : [],
+    };
+  }
+  return { environment, remotes };
+}

@@ -1,0 +1,378 @@
+// The collector over real HTTP: what it counts, what it refuses (and that refusals change no
+// figure), its rate limit, and the OTLP export.
+// Run: node --import tsx --test control-plane/src/health/collector.test.ts
+import assert from 'node:assert/strict';
+import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createCollector, createRateLimit, type Collector, type CollectorOptions } from './collector.ts';
+import { createFigures, type Counted, type FiguresJson } from './figures.ts';
+import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
+import { createHealthStore, readFigures, type HealthStore } from '../store/health.ts';
+import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
+// Reports as a browser might send them, made-up fields included: the collector is to refuse those.
+const report = (overrides: Record<string, unknown> = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
+const batch = (...reports: unknown[]) => JSON.stringify({ reports: reports.length ? reports : [report()] });
+
+function listen(handler: RequestListener): Promise<Server> {
+  const server = createServer(handler);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
+/** The OTLP JSON as a backend reads it. */
+interface OtlpBody {
+  resourceMetrics: {
+    resource: { attributes: unknown[] };
+    scopeMetrics: {
+      metrics: {
+        name: string;
+        sum?: { aggregationTemporality: number; isMonotonic: boolean; dataPoints: { attributes: unknown[] }[] };
+        gauge?: { dataPoints: { asDouble: number | null }[] };
+      }[];
+    }[];
+  }[];
+}
+
+interface Answer {
+  status: number | undefined;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+/** A request with full control of headers and body (fetch would set its own). */
+function send(
+  port: number,
+  {
+    method = 'POST',
+    path = '/health/reports',
+    headers = {},
+    body,
+    chunks,
+    from,
+  }: { method?: string; path?: string; headers?: Record<string, string>; body?: string; chunks?: string[]; from?: string },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, localAddress: from, headers: { 'Content-Type': 'text/plain;charset=UTF-8', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    if (chunks) chunks.forEach((chunk) => req.write(chunk));
+    req.end(body);
+  });
+}
+
+// One real PostgreSQL for the whole file; each test counts into an environment of its own.
+let database: TestDatabase;
+let environments = 0;
+before(async () => {
+  database = await testDatabase();
+});
+after(() => database.close());
+
+describe('the collector', () => {
+  let environment: string;
+  let store: HealthStore | undefined;
+  let collector: Collector;
+  let server: Server | undefined;
+  let port: number;
+  let at: number;
+  const rate: { perSecond?: number; burst?: number; maxClients?: number } = {};
+
+  beforeEach(async () => {
+    await store?.close();
+    server?.close();
+    at = T0;
+    environment = `collector-${(environments += 1)}`;
+    store = createHealthStore({ db: database.pool, environment });
+    collector = createCollector({ store, now: () => at, env: {}, rate, isKnownRelease: (_remote, release) => release !== '6.6.6' });
+    server = await listen((req, res) => collector.handle(req, res));
+    port = portOf(server);
+  });
+  after(async () => {
+    await store?.close();
+    server?.close();
+  });
+
+  const figures = () => JSON.stringify(collector.figures().toJSON());
+
+  it('counts a beacon (text/plain) and a fetch (application/json) and answers 204', async () => {
+    assert.equal((await send(port, { body: batch(report(), report({ outcome: 'fell-back', vitals: { lcp: 2500 } })) })).status, 204);
+    assert.equal((await send(port, { body: batch(report({ channel: 'stable', release: '1.3.0' })), headers: { 'Content-Type': 'application/json; charset=utf-8' } })).status, 204);
+    const canary = collector.figures().series('remote-title', '1.4.0', 'canary');
+    assert.equal(canary?.totals.sessions, 2);
+    assert.equal(canary?.totals.failures, 1);
+    assert.equal(collector.figures().series('remote-title', '1.3.0', 'stable')?.totals.sessions, 1);
+    // In the database before the 204: what the guard reads there is the same.
+    const stored = await readFigures(database.pool, environment, { now: at });
+    const bySeries = (json: FiguresJson) => json.series.map((series) => JSON.stringify(series)).sort();
+    assert.deepEqual(bySeries(stored.toJSON()), bySeries(collector.figures().toJSON()));
+  });
+
+  it('refuses garbage with 400 and a short JSON error, and the figures do not move', async () => {
+    await send(port, { body: batch() });
+    const before = figures();
+    for (const body of ['', 'hello', '{"reports":[]}', batch(report({ uid: 'u1' })), batch(report(), report({ release: 'latest' })), batch(report({ release: '6.6.6' }))]) {
+      const response = await send(port, { body });
+      assert.equal(response.status, 400, body);
+      assert.equal(response.headers['content-type'], 'application/json');
+      assert.equal(typeof response.body.error, 'string');
+    }
+    assert.equal(figures(), before);
+  });
+
+  it('refuses other content types (415), other methods (405), other sites (403) and other paths (404)', async () => {
+    const before = figures();
+    assert.equal((await send(port, { body: batch(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status, 415);
+    assert.equal((await send(port, { body: batch(), headers: { 'Content-Type': 'multipart/form-data; boundary=x' } })).status, 415);
+    const get = await send(port, { method: 'GET' });
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.allow, 'POST');
+    assert.equal((await send(port, { body: batch(), headers: { 'Sec-Fetch-Site': 'cross-site' } })).status, 403);
+    assert.equal((await send(port, { body: batch(), headers: { 'Sec-Fetch-Site': 'same-origin' } })).status, 204);
+    assert.equal((await send(port, { path: '/health/other', body: batch() })).status, 404);
+    assert.equal((await send(port, { path: '/health/reports?x=1', body: batch() })).status, 204);
+    assert.notEqual(figures(), before);
+  });
+
+  it('refuses a body over 16 KB with 413, declared or streamed', async () => {
+    const big = 'x'.repeat(17 * 1024);
+    assert.equal((await send(port, { body: big })).status, 413);
+    const streamed = await send(port, { headers: { 'Transfer-Encoding': 'chunked' }, chunks: Array.from({ length: 40 }, () => 'y'.repeat(1024)) }).catch((error) => error);
+    // Either the 413 arrives, or the connection is closed mid-upload; never a 204.
+    assert.ok(streamed.status === 413 || streamed.code === 'ECONNRESET' || streamed.code === 'EPIPE', String(streamed.status ?? streamed.code));
+    assert.deepEqual(collector.figures().list(), []);
+  });
+
+  it('answers 503 and counts nothing when the store cannot write', async () => {
+    const failing = { figures: createFigures(), append: async () => Promise.reject(new Error('disk full')) };
+    const other = createCollector({ store: failing, env: {} });
+    const otherServer = await listen((req, res) => other.handle(req, res));
+    const response = await send(portOf(otherServer), { body: batch() });
+    otherServer.close();
+    assert.equal(response.status, 503);
+    assert.deepEqual(failing.figures.list(), []);
+    assert.deepEqual(other.counters().reports, []);
+    assert.deepEqual(other.counters().refused, [{ status: 503, count: 1 }]);
+  });
+
+  it('limits each client to its rate: a burst of 40, then 20 a second', async () => {
+    const statuses = [];
+    for (let i = 0; i < 41; i += 1) statuses.push((await send(port, { body: batch() })).status);
+    assert.deepEqual(statuses.slice(0, 40), Array(40).fill(204));
+    const limited = await send(port, { body: batch() });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers['retry-after'], '1');
+    at += 1000;
+    const next = [];
+    for (let i = 0; i < 21; i += 1) next.push((await send(port, { body: batch() })).status);
+    assert.deepEqual(next, [...Array(20).fill(204), 429]);
+    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.sessions, 60);
+  });
+});
+
+describe('the rate limit key', () => {
+  it('is what clientOf says, so members behind one proxy do not share a bucket', async () => {
+    const store = { figures: createFigures(), append: async () => {} };
+    const collector = createCollector({ store, env: {}, now: () => T0, clientOf: (req) => String(req.headers['x-client']) });
+    const server = await listen((req, res) => collector.handle(req, res));
+    const port = portOf(server);
+    const statuses = async (client: string, count: number) => {
+      const list: (number | undefined)[] = [];
+      for (let i = 0; i < count; i += 1) list.push((await send(port, { body: batch(), headers: { 'X-Client': client } })).status);
+      return list;
+    };
+    assert.deepEqual((await statuses('a', 41)).slice(38), [204, 204, 429]);
+    assert.deepEqual(await statuses('b', 2), [204, 204]);
+    server.close();
+  });
+});
+
+describe('what is charged to a client', () => {
+  /** A collector on a store that keeps nothing, for the rate limits alone. */
+  async function collectorWith(options: Omit<CollectorOptions, 'store'>) {
+    const store = { figures: createFigures(), append: async () => {} };
+    const collector = createCollector({ store, now: () => T0, ...options });
+    const server = await listen((req, res) => collector.handle(req, res));
+    return { port: portOf(server), close: () => server.close() };
+  }
+  const statuses = async (port: number, count: number, options: { headers?: Record<string, string>; from?: string } = {}) => {
+    const list: (number | undefined)[] = [];
+    for (let i = 0; i < count; i += 1) list.push((await send(port, { body: batch(), ...options })).status);
+    return list;
+  };
+
+  it('is only what passes every check: junk from an address leaves its real reports their whole rate', async () => {
+    const { port, close } = await collectorWith({ env: {} });
+    try {
+      const junk: { body: string; headers?: Record<string, string> }[] = [
+        { body: 'not json' },
+        { body: '{"reports":[]}' },
+        { body: batch(report({ uid: 'u1' })) },
+        { body: batch(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+        { body: 'x'.repeat(17 * 1024) },
+      ];
+      const refused: (number | undefined)[] = [];
+      for (let i = 0; i < 100; i += 1) refused.push((await send(port, junk[i % junk.length]!)).status);
+      assert.deepEqual(new Set(refused), new Set([400, 415, 413]));
+      // The whole burst is still there for real reports.
+      assert.deepEqual(await statuses(port, 41), [...Array(40).fill(204), 429]);
+    } finally {
+      close();
+    }
+  });
+
+  it('has a cap for all clients together besides each client’s', async () => {
+    const { port, close } = await collectorWith({ env: {}, globalRate: { perSecond: 1, burst: 3 }, clientOf: (req) => String(req.headers['x-client']) });
+    try {
+      const each: (number | undefined)[] = [];
+      for (const client of ['a', 'b', 'c', 'd']) each.push(...(await statuses(port, 1, { headers: { 'X-Client': client } })));
+      assert.deepEqual(each, [204, 204, 204, 429]);
+    } finally {
+      close();
+    }
+  });
+
+  it('is by the client a trusted proxy names, and by the socket’s address for anyone else', async () => {
+    const rate = { perSecond: 1, burst: 2 };
+    const behindProxy = await collectorWith({ env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' }, rate });
+    try {
+      const a = { from: '127.0.0.1', headers: { 'X-Real-IP': '203.0.113.1' } };
+      assert.deepEqual(await statuses(behindProxy.port, 3, a), [204, 204, 429]);
+      // Another member behind the same proxy has a bucket of their own.
+      assert.deepEqual(await statuses(behindProxy.port, 2, { from: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.2' } }), [204, 204]);
+      // Not the proxy: a made-up header changes nothing, rotating it gets nothing past.
+      const direct: (number | undefined)[] = [];
+      for (let i = 0; i < 3; i += 1) direct.push(...(await statuses(behindProxy.port, 1, { from: '127.0.0.2', headers: { 'X-Real-IP': `198.51.100.${i}`, 'X-Forwarded-For': `198.51.100.${i}` } })));
+      assert.deepEqual(direct, [204, 204, 429]);
+    } finally {
+      behindProxy.close();
+    }
+  });
+});
+
+describe('another site', () => {
+  let server: Server;
+  let port: number;
+  before(async () => {
+    const store = { figures: createFigures(), append: async () => {} };
+    const collector = createCollector({ store, env: {}, now: () => T0 });
+    server = await listen((req, res) => collector.handle(req, res));
+    port = portOf(server);
+  });
+  after(() => server.close());
+
+  it('is refused by its Origin, and by Sec-Fetch-Site unless it says same-origin', async () => {
+    const status = async (headers: Record<string, string>) => (await send(port, { body: batch(), headers })).status;
+    assert.equal(await status({ Origin: 'https://evil.example' }), 403);
+    assert.equal(await status({ Origin: 'null' }), 403);
+    assert.equal(await status({ Origin: 'chrome-extension://abc' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'same-site' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'none' }), 403);
+    assert.equal(await status({ 'Sec-Fetch-Site': 'cross-site', Origin: `http://127.0.0.1:${port}` }), 403);
+    // The site's own pages: their Origin is the host the request was sent to.
+    assert.equal(await status({ Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' }), 204);
+    assert.equal(await status({ Origin: 'https://127.0.0.1' }), 204);
+    assert.equal(await status({}), 204);
+  });
+});
+
+describe('createRateLimit', () => {
+  it('keeps at most maxClients buckets, forgetting idle clients first', () => {
+    let at = 0;
+    const limit = createRateLimit({ perSecond: 1, burst: 2, maxClients: 3 }, () => at);
+    assert.equal(limit.take('a'), true);
+    assert.equal(limit.take('a'), true);
+    assert.equal(limit.take('a'), false);
+    limit.take('b');
+    limit.take('c');
+    limit.take('d');
+    assert.ok(limit.size <= 3);
+    at += 10_000;
+    limit.take('e');
+    assert.equal(limit.size, 1);
+  });
+});
+
+describe('the OTLP export', () => {
+  it('reads the standard endpoint and header variables', () => {
+    assert.equal(otlpEndpoint({}), null);
+    assert.equal(otlpEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }), 'http://otel:4318/v1/metrics');
+    assert.equal(otlpEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m:9/x' }), 'http://m:9/x');
+    assert.deepEqual(otlpHeaders({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-team = web ,broken' }), { 'api-key': 'a=b', 'x-team': 'web' });
+  });
+
+  it('builds cumulative sums and an LCP gauge in the OTLP JSON shape', () => {
+    const figures = createFigures();
+    figures.record([report({ vitals: { lcp: 2000 } }) as Counted], T0);
+    const payload: OtlpBody = metricsPayload({
+      counters: { startedAt: T0, reports: [{ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', count: 3 }], refused: [{ status: 400, count: 2 }] },
+      figures,
+      now: T0 + 5000,
+      serviceName: 'netnet-test',
+    });
+    const [resourceMetrics] = payload.resourceMetrics;
+    assert.deepEqual(resourceMetrics?.resource.attributes, [{ key: 'service.name', value: { stringValue: 'netnet-test' } }]);
+    const [reports, refused, lcp] = resourceMetrics?.scopeMetrics[0]?.metrics ?? [];
+    assert.equal(reports?.name, 'netnet.health.reports');
+    assert.equal(reports?.sum?.aggregationTemporality, 2);
+    assert.equal(reports?.sum?.isMonotonic, true);
+    assert.deepEqual(reports?.sum?.dataPoints[0], {
+      attributes: [
+        { key: 'netnet.remote', value: { stringValue: 'remote-title' } },
+        { key: 'netnet.release', value: { stringValue: '1.4.0' } },
+        { key: 'netnet.channel', value: { stringValue: 'canary' } },
+        { key: 'netnet.outcome', value: { stringValue: 'loaded' } },
+      ],
+      startTimeUnixNano: `${T0}000000`,
+      timeUnixNano: `${T0 + 5000}000000`,
+      asInt: '3',
+    });
+    assert.deepEqual(refused?.sum?.dataPoints[0]?.attributes, [{ key: 'http.response.status_code', value: { stringValue: '400' } }]);
+    assert.equal(lcp?.gauge?.dataPoints.length, 1);
+    assert.ok(Math.abs((lcp?.gauge?.dataPoints[0]?.asDouble ?? NaN) - 2000) < 50);
+  });
+
+  it('posts it to <endpoint>/v1/metrics every interval, with the configured headers', async () => {
+    const received: { path: string | undefined; type: string | undefined; key: string | string[] | undefined; body: OtlpBody }[] = [];
+    let done = () => {};
+    const got = new Promise<void>((resolve) => (done = resolve));
+    const otel = await listen((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk));
+      req.on('end', () => {
+        received.push({ path: req.url, type: req.headers['content-type'], key: req.headers['api-key'], body: JSON.parse(text) });
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+        done();
+      });
+    });
+    const store = createHealthStore({ db: database.pool, environment: 'otlp' });
+    const collector = createCollector({
+      store,
+      now: () => T0,
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${portOf(otel)}`,
+        OTEL_EXPORTER_OTLP_HEADERS: 'api-key=secret',
+        OTEL_METRIC_EXPORT_INTERVAL: '20',
+      },
+    });
+    const server = await listen((req, res) => collector.handle(req, res));
+    assert.equal((await send(portOf(server), { body: batch(report(), report()) })).status, 204);
+    await got;
+    collector.close();
+    server.close();
+    otel.close();
+    await store.close();
+    const [first] = received;
+    assert.equal(first?.path, '/v1/metrics');
+    assert.equal(first?.type, 'application/json');
+    assert.equal(first?.key, 'secret');
+    const metrics = first?.body.resourceMetrics[0]?.scopeMetrics[0]?.metrics ?? [];
+    assert.deepEqual(metrics.map((metric) => metric.name), ['netnet.health.reports', 'netnet.health.refused_batches', 'netnet.health.lcp.p75']);
+  });
+});

@@ -1,0 +1,240 @@
+// POST /health/reports on the site's own server: the browsers' beacons (navigator.sendBeacon sends
+// text/plain; fetch with keepalive may send application/json). A batch is counted only whole and
+// only once the store has it on disk; anything refused leaves the figures as they were.
+//   204  counted          400  not a batch of valid reports    403  sent from another site
+//   405  not a POST       413  body over 16 KB                 415  another content type
+//   429  over the client's rate, or the collector's           503  the store could not write it
+// A request is checked whole (content type, size, every report) before it is charged to its
+// client's rate: junk costs the sender nothing, so it cannot use up the allowance of real reports
+// sent from the same address (docs/architecture.md, "Limits").
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HealthStore } from '../store/health.ts';
+import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import type { Figures } from './figures.ts';
+import { parseBatch, MAX_BODY_BYTES } from './reports.ts';
+import { startOtlpExport, type Counters } from './otlp.ts';
+
+export interface Rate {
+  perSecond: number;
+  burst: number;
+  maxClients: number;
+}
+
+export interface RateLimit {
+  take(client: string): boolean;
+  readonly size: number;
+}
+
+export interface Collector {
+  path: string;
+  matches(req: Pick<IncomingMessage, 'url'>): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  figures(): Figures;
+  counters(): Counters;
+  close(): void;
+}
+
+export const REPORTS_PATH = '/health/reports';
+export const RATE_DEFAULTS = Object.freeze({ perSecond: 20, burst: 40, maxClients: 10_000 });
+/**
+ * All clients together: what one instance takes a second, however many addresses send (a flood
+ * from rotating addresses, or a whole network behind one proxy the collector was not told about).
+ * A page load sends a batch or two, so this is far more than one instance serves pages, and above
+ * the 5,000 reports/s (1,250 batches of 4) the store is measured at (npm run bench:health).
+ */
+export const GLOBAL_RATE_DEFAULTS = Object.freeze({ perSecond: 2_000, burst: 4_000 });
+
+const CONTENT_TYPES = new Set(['text/plain', 'application/json']);
+
+/**
+ * Beacons come from the site's own pages, and browsers say where a request comes from: an Origin
+ * naming another host than the one the request was sent to, or Sec-Fetch-Site saying anything but
+ * same-origin, is another site's page. Hosts are compared without their ports, so a front door that
+ * passes on the Host without its port still works. A request with neither header is not a
+ * browser's cross-site request (a script or a tool, which could send anything anyway).
+ */
+function fromOtherSite(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const { protocol, hostname } = new URL(origin);
+    if (protocol !== 'http:' && protocol !== 'https:') return true;
+    return hostname !== new URL(`http://${req.headers.host ?? ''}`).hostname;
+  } catch {
+    return true; // "null" (a sandboxed or file: page) or not an origin at all
+  }
+}
+
+function send(res: ServerResponse, status: number, error?: string, headers: OutgoingHttpHeaders = {}): void {
+  res.writeHead(status, { 'Cache-Control': 'no-store', ...headers, ...(error && { 'Content-Type': 'application/json' }) });
+  res.end(error ? JSON.stringify({ error }) : undefined);
+}
+
+/**
+ * Token buckets per client address: `perSecond` batches a second, `burst` at once. A page sends a
+ * batch or two per load, so a client past this is a loop or a flood. At most `maxClients` buckets
+ * are kept; idle ones (full again) go first, then the oldest.
+ */
+export function createRateLimit({ perSecond, burst, maxClients }: Rate = RATE_DEFAULTS, now: () => number = Date.now): RateLimit {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const refill = (bucket: { tokens: number; at: number }, at: number) => Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond);
+  function evict(at: number) {
+    // Oldest first: the front of the Map is who was seen least recently, most likely idle.
+    for (const [client, bucket] of buckets) {
+      if (buckets.size < maxClients && refill(bucket, at) < burst) break;
+      buckets.delete(client);
+    }
+  }
+  return {
+    /** Takes a token for the client; false when it has none left. */
+    take(client: string) {
+      const at = now();
+      const bucket = buckets.get(client);
+      const tokens = bucket ? refill(bucket, at) : burst;
+      if (tokens < 1) {
+        // Only a known client can be out of tokens: a new one starts with a full bucket.
+        if (bucket) {
+          bucket.tokens = tokens;
+          bucket.at = at;
+        }
+        return false;
+      }
+      if (!bucket && buckets.size >= maxClients) evict(at);
+      // Re-inserted, so the Map's order is least recently seen first.
+      buckets.delete(client);
+      buckets.set(client, { tokens: tokens - 1, at });
+      return true;
+    },
+    get size() {
+      return buckets.size;
+    },
+  };
+}
+
+/** The body, or null when it grows past `limit` bytes (then reading stops) or the client goes away. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: Buffer | null) => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        done(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks, size));
+    const onError = () => done(null);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+export interface CollectorOptions {
+  /** createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204. */
+  store: Pick<HealthStore, 'figures' | 'append'>;
+  /** The clock batches are counted at (ms). */
+  now?: () => number;
+  /** RATE_DEFAULTS overrides. */
+  rate?: Partial<Rate>;
+  /** GLOBAL_RATE_DEFAULTS overrides. */
+  globalRate?: Partial<Omit<Rate, 'maxClients'>>;
+  /** Refuses reports of releases that do not exist (e.g. not published), so made-up versions make no figures. */
+  isKnownRelease?: ((remote: string, release: string) => boolean) | undefined;
+  /**
+   * The key of the rate limit. Default: the socket's address, or, when the socket's peer is a
+   * trusted proxy (NETNET_TRUSTED_PROXIES in `env`), the client it names in X-Real-IP /
+   * X-Forwarded-For (control-plane/src/trustedProxies.ts); an IPv6 client by its /64.
+   */
+  clientOf?: ((req: IncomingMessage) => string) | undefined;
+  /** OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.ts). */
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof globalThis.fetch;
+}
+
+export function createCollector({
+  store,
+  now = Date.now,
+  rate = {},
+  globalRate = {},
+  isKnownRelease,
+  clientOf,
+  env = process.env,
+  fetch = globalThis.fetch,
+}: CollectorOptions): Collector {
+  const trusted = trustedProxiesFrom(env);
+  const keyOf = clientOf ?? ((req: IncomingMessage) => clientKey(clientAddress(req, trusted)) || 'unknown');
+  const limit = createRateLimit({ ...RATE_DEFAULTS, ...rate }, now);
+  const all = createRateLimit({ ...GLOBAL_RATE_DEFAULTS, ...globalRate, maxClients: 1 }, now);
+  const startedAt = now();
+  // Monotonic counts since start, for OTLP (the figures forget what leaves their window).
+  const reportCounts = new Map<string, number>();
+  const refusedCounts = new Map<number, number>();
+  const refuse = (res: ServerResponse, status: number, error: string, headers?: OutgoingHttpHeaders) => {
+    refusedCounts.set(status, (refusedCounts.get(status) ?? 0) + 1);
+    send(res, status, error, headers);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { pathname } = new URL(req.url ?? '/', 'http://collector');
+    if (pathname !== REPORTS_PATH) return send(res, 404, 'not found');
+    if (req.method !== 'POST') return refuse(res, 405, 'POST only', { Allow: 'POST' });
+    if (fromOtherSite(req)) return refuse(res, 403, 'reports come from the site itself');
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!CONTENT_TYPES.has(type)) return refuse(res, 415, 'text/plain or application/json');
+    const declared = Number(req.headers['content-length']);
+    const tooLarge = () => refuse(res, 413, `at most ${MAX_BODY_BYTES} bytes`, { Connection: 'close' });
+    if (declared > MAX_BODY_BYTES) return tooLarge();
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (body === null) return req.destroyed ? undefined : tooLarge();
+    const { reports, error } = parseBatch(body);
+    if (error !== undefined) return refuse(res, 400, error);
+    // Only now is the batch charged: to its client, then to everyone's.
+    if (!limit.take(keyOf(req)) || !all.take('all')) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
+    if (isKnownRelease && !reports.every((report) => isKnownRelease(report.remote, report.release))) {
+      return refuse(res, 400, 'unknown release');
+    }
+    if (!store.figures.canRecord(reports)) return refuse(res, 400, 'too many distinct releases');
+    try {
+      await store.append(reports, now());
+    } catch {
+      return refuse(res, 503, 'not stored, try again', { 'Retry-After': '5' });
+    }
+    for (const { remote, release, channel, outcome } of reports) {
+      if (outcome === undefined) continue;
+      const key = JSON.stringify([remote, release, channel, outcome]);
+      reportCounts.set(key, (reportCounts.get(key) ?? 0) + 1);
+    }
+    send(res, 204);
+  }
+
+  const collector: Collector = {
+    path: REPORTS_PATH,
+    /** Whether a request is the collector's to answer (the server routes it here). */
+    matches: (req) => new URL(req.url ?? '/', 'http://collector').pathname === REPORTS_PATH,
+    handle,
+    /** The live figures (control-plane/src/health/figures.ts), for the guard and the status. */
+    figures: () => store.figures,
+    /** Counts since the collector started: accepted reports per series and outcome, refused batches per status. */
+    counters: () => ({
+      startedAt,
+      reports: [...reportCounts].map(([key, count]) => {
+        const [remote, release, channel, outcome] = JSON.parse(key) as [string, string, string, string];
+        return { remote, release, channel, outcome, count };
+      }),
+      refused: [...refusedCounts].map(([status, count]) => ({ status, count })),
+    }),
+    close: () => stopExport?.(),
+  };
+  const stopExport = startOtlpExport({ env, fetch, now, collector });
+  return collector;
+}

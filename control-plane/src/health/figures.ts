@@ -1,0 +1,226 @@
+// The figures the guard and the status read: per remote × release × channel, per-minute counts of
+// sessions and outcomes and an LCP histogram, for the last `windowMinutes` minutes, with running
+// totals over that window. Per-minute buckets let the guard compare a canary with its stable
+// minute by minute, on the very same stretch of time (control-plane/src/health/sequential.ts).
+//
+// A 'fell-back' report is a failure of the release it names, the canary or pinned release that
+// failed to load, not of the stable that then served the page: the member saw a page, but the
+// release did not work, and a canary that falls back on every load must be rolled back rather
+// than stay a canary forever (docs/architecture.md, "Release health"). Every outcome but 'loaded' is a failure.
+import { BUCKETS, bucketOf, emptyHistogram, type Histogram } from './histogram.ts';
+import { OUTCOMES, type Channel, type Outcome, type Report } from './reports.ts';
+
+export const MINUTE_MS = 60_000;
+export const minuteOf = (ms: number): number => Math.floor(ms / MINUTE_MS);
+export const isFailure = (outcome: Outcome): boolean => outcome !== 'loaded';
+
+export type OutcomeCounts = Record<Outcome, number>;
+
+interface Counts {
+  sessions: number;
+  failures: number;
+  outcomes: OutcomeCounts;
+}
+
+/** One minute of one series. `lcp` is sparse (bucket → count): most minutes see few distinct values. */
+export interface MinuteCounts extends Counts {
+  lcp: Map<number, number>;
+}
+
+/** Totals over the window; `lcp` is a dense histogram. */
+export interface Totals extends Counts {
+  lcp: Histogram;
+}
+
+export interface Series {
+  remote: string;
+  release: string;
+  channel: string;
+  minutes: Map<number, MinuteCounts>;
+  totals: Totals;
+}
+
+/** A minute as toJSON() writes it and load() reads it: outcome counts and [bucket, count] pairs. */
+export type MinuteJson = [minute: number, counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][] }];
+
+export interface FiguresJson {
+  windowMinutes?: number;
+  series: { remote: string; release: string; channel: string; minutes: MinuteJson[] }[];
+}
+
+/** What the figures count: a report's release, channel, outcome and LCP. */
+export type Counted = Pick<Report, 'remote' | 'release' | 'outcome' | 'vitals'> & { channel: Channel | string };
+
+export type Figures = ReturnType<typeof createFigures>;
+
+const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
+
+const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map() });
+
+function addOutcome(counts: Counts, outcome: Outcome, times: number) {
+  counts.sessions += times;
+  if (isFailure(outcome)) counts.failures += times;
+  counts.outcomes[outcome] += times;
+}
+
+/**
+ * `maxSeries` bounds the keys a client can create with made-up (but well-formed) versions; past
+ * it, new series are refused.
+ */
+export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { windowMinutes?: number; maxSeries?: number | undefined } = {}) {
+  /** Every series. */
+  const all = new Set<Series>();
+  let oldestKept = -Infinity;
+
+  // Nested maps (remote → release → channel) rather than one joined key: found without building
+  // a string for every report.
+  const byRemote = new Map<string, Map<string, Map<string, Series>>>();
+
+  function lookup(remote: string, release: string, channel: string): Series | undefined {
+    return byRemote.get(remote)?.get(release)?.get(channel);
+  }
+
+  function seriesFor(remote: string, release: string, channel: string): Series {
+    let series = lookup(remote, release, channel);
+    if (!series) {
+      series = {
+        remote,
+        release,
+        channel,
+        minutes: new Map(),
+        totals: { sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: emptyHistogram() },
+      };
+      let releases = byRemote.get(remote);
+      if (!releases) byRemote.set(remote, (releases = new Map()));
+      let channels = releases.get(release);
+      if (!channels) releases.set(release, (channels = new Map()));
+      channels.set(channel, series);
+      all.add(series);
+    }
+    return series;
+  }
+
+  function forget(series: Series) {
+    all.delete(series);
+    const releases = byRemote.get(series.remote);
+    const channels = releases?.get(series.release);
+    if (!releases || !channels) return;
+    channels.delete(series.channel);
+    if (channels.size === 0) releases.delete(series.release);
+    if (releases.size === 0) byRemote.delete(series.remote);
+  }
+
+  function minuteFor(series: Series, minute: number): MinuteCounts {
+    let counts = series.minutes.get(minute);
+    if (!counts) {
+      counts = emptyMinute();
+      series.minutes.set(minute, counts);
+    }
+    return counts;
+  }
+
+  function addLcp(series: Series, counts: MinuteCounts, bucket: number, times: number) {
+    counts.lcp.set(bucket, (counts.lcp.get(bucket) ?? 0) + times);
+    series.totals.lcp[bucket] = (series.totals.lcp[bucket] ?? 0) + times;
+  }
+
+  /** Drops the minutes that left the window ending at `at` (ms), and series left empty. */
+  function prune(at: number) {
+    const oldest = minuteOf(at) - windowMinutes + 1;
+    if (oldest <= oldestKept) return;
+    oldestKept = oldest;
+    for (const series of all) {
+      for (const [minute, counts] of series.minutes) {
+        if (minute >= oldest) continue;
+        series.minutes.delete(minute);
+        const { totals } = series;
+        totals.sessions -= counts.sessions;
+        totals.failures -= counts.failures;
+        for (const outcome of OUTCOMES) totals.outcomes[outcome] -= counts.outcomes[outcome];
+        for (const [bucket, count] of counts.lcp) totals.lcp[bucket] = (totals.lcp[bucket] ?? 0) - count;
+      }
+      if (series.minutes.size === 0) forget(series);
+    }
+  }
+
+  const newSeries = (reports: Counted[]) =>
+    new Set(reports.filter((r) => !lookup(r.remote, r.release, r.channel)).map((r) => `${r.remote} ${r.release} ${r.channel}`)).size;
+
+  return {
+    windowMinutes,
+
+    /** Whether recording these reports keeps the figures within `maxSeries`. */
+    canRecord: (reports: Counted[]) => all.size + newSeries(reports) <= maxSeries,
+
+    /** Counts valid reports (control-plane/src/health/reports.ts) accepted at `at` (ms, the server's clock). */
+    record(reports: Counted[], at: number) {
+      prune(at);
+      const minute = minuteOf(at);
+      if (minute < oldestKept) return;
+      for (const { remote, release, channel, outcome, vitals } of reports) {
+        const series = seriesFor(remote, release, channel);
+        const counts = minuteFor(series, minute);
+        // Vitals without an outcome are samples of a session already counted.
+        if (outcome !== undefined) {
+          addOutcome(counts, outcome, 1);
+          addOutcome(series.totals, outcome, 1);
+        }
+        if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
+      }
+    },
+
+    prune,
+
+    /**
+     * One series, read-only: `minutes` (Map minute → { sessions, failures, outcomes, lcp: Map }) and
+     * `totals` over the window ({ sessions, failures, outcomes, lcp: dense histogram }), or undefined.
+     */
+    series: lookup,
+
+    /** Every series, read-only. */
+    list: () => [...all],
+
+    /** Plain JSON of everything in the window: what the store snapshots. */
+    toJSON(): FiguresJson & { windowMinutes: number } {
+      return {
+        windowMinutes,
+        series: [...all].map(({ remote, release, channel, minutes }) => ({
+          remote,
+          release,
+          channel,
+          minutes: [...minutes].map(([minute, counts]) => [minute, { outcomes: { ...counts.outcomes }, lcp: [...counts.lcp] }]),
+        })),
+      };
+    },
+
+    /** Adds the counts of a toJSON() result (restoring a snapshot into empty figures). */
+    load(json: FiguresJson | null | undefined) {
+      for (const { remote, release, channel, minutes } of json?.series ?? []) {
+        for (const [minute, { outcomes, lcp }] of minutes) {
+          if (minute < oldestKept) continue;
+          const series = seriesFor(remote, release, channel);
+          const counts = minuteFor(series, minute);
+          for (const outcome of OUTCOMES) {
+            const times = outcomes[outcome] ?? 0;
+            if (times === 0) continue;
+            addOutcome(counts, outcome, times);
+            addOutcome(series.totals, outcome, times);
+          }
+          for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
+        }
+      }
+    },
+  };
+}
+
+/** Sessions and failures of a series from minute `from` on (inclusive); zeros for no series. */
+export function countsSince(series: Pick<Series, 'minutes'> | undefined, from: number): { sessions: number; failures: number } {
+  let sessions = 0;
+  let failures = 0;
+  for (const [minute, counts] of series?.minutes ?? []) {
+    if (minute < from) continue;
+    sessions += counts.sessions;
+    failures += counts.failures;
+  }
+  return { sessions, failures };
+}

@@ -1,0 +1,73 @@
+// GET /metrics on each instance of the shell's server: the release-health counters in
+// Prometheus' text format (prom-client), for an operator's Prometheus and Grafana. Counts are this
+// instance's since it started (Prometheus sums the instances); the guard's exact per-minute
+// figures are in the store. Scraped by the operator on the instance's own port, not through the
+// front door (docs/architecture.md, "The store").
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import client from 'prom-client';
+import type { Counters } from './otlp.ts';
+import type { MapState } from '../store/liveMap.ts';
+
+export const METRICS_PATH = '/metrics';
+
+export function createMetrics({
+  collector,
+  storeState,
+}: {
+  collector: { counters(): Counters };
+  storeState?: (() => Pick<MapState, 'version' | 'stale' | 'ageMs'>) | undefined;
+}) {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'netnet_' });
+  new client.Counter({
+    name: 'netnet_health_reports_total',
+    help: 'Release-health sessions accepted by this instance, by remote, release, channel and outcome.',
+    labelNames: ['remote', 'release', 'channel', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { count, ...labels } of collector.counters().reports) this.inc(labels, count);
+    },
+  });
+  new client.Counter({
+    name: 'netnet_health_refused_total',
+    help: 'Release-health batches refused by this instance, by HTTP status.',
+    labelNames: ['status'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { status, count } of collector.counters().refused) this.inc({ status: String(status) }, count);
+    },
+  });
+  if (storeState) {
+    new client.Gauge({
+      name: 'netnet_rollout_map_version',
+      help: 'Version of the rollout map this instance serves.',
+      registers: [registry],
+      collect() {
+        this.set(storeState().version);
+      },
+    });
+    new client.Gauge({
+      name: 'netnet_store_stale',
+      help: '1 while this instance serves its last good map because the store does not answer.',
+      registers: [registry],
+      collect() {
+        this.set(storeState().stale ? 1 : 0);
+      },
+    });
+  }
+  return {
+    matches: (req: Pick<IncomingMessage, 'url'>) => new URL(req.url ?? '/', 'http://metrics').pathname === METRICS_PATH,
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD' });
+        res.end();
+        return;
+      }
+      const body = await registry.metrics();
+      res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    },
+  };
+}

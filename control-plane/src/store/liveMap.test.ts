@@ -1,0 +1,163 @@
+// Contract of an instance's live map against a real PostgreSQL (./testDatabase.ts): a change is
+// heard within a second; an older or empty map in the store is never taken; while the database
+// is away the last good map is served and said to be stale; after a cut or a restart it recovers
+// by itself and picks up what changed meanwhile.
+// Run: node --import tsx --test control-plane/src/store/liveMap.test.ts
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { startEmbedded } from './embedded.ts';
+import { watchMap, type LiveMap } from './liveMap.ts';
+import { registerRelease } from './releases.ts';
+import { updateRollout } from './rollouts.ts';
+import { testDatabase, type TestDatabase } from './testDatabase.ts';
+
+const run = promisify(execFile);
+const REMOTE = 'remote-title';
+const mapWith = (stable: string) => ({ remotes: { [REMOTE]: { stable, history: [] } } });
+
+/** Resolves with the ms it took once `check()` holds; fails after `ms`, saying what `describe()` says. */
+async function within(ms: number, check: () => boolean, describe = () => '') {
+  const started = performance.now();
+  while (!check()) {
+    if (performance.now() - started > ms) assert.fail(`not within ${ms} ms: ${describe()}`);
+    await sleep(10);
+  }
+  return performance.now() - started;
+}
+
+describe('live map', { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let db: TestDatabase['pool'];
+  let environment: string;
+  let runs = 0;
+  const watchers: LiveMap[] = [];
+  before(async () => {
+    database = await testDatabase();
+    db = database.pool;
+  });
+  after(() => database.close());
+  // One instance at a time: each test cuts or counts the listening connection of its own.
+  afterEach(() => Promise.all(watchers.splice(0).map((watcher) => watcher.close())));
+  beforeEach(() => {
+    environment = `live-${(runs += 1)}`;
+  });
+  const set = (stable: string) => updateRollout(db, environment, () => mapWith(stable), { actor: 'test', action: 'stable', remote: REMOTE });
+  const watch = async (options: { pollMs?: number } = {}) => {
+    const lines: string[] = [];
+    const watcher = await watchMap({ db, config: database.config, environment, log: (line) => lines.push(line), ...options });
+    watchers.push(watcher);
+    return { watcher, lines };
+  };
+  const describeState = (watcher: LiveMap) => () => JSON.stringify({ ...watcher.state(), current: watcher.current().version });
+
+  it('hears every change within 1 s, through LISTEN/NOTIFY alone', async () => {
+    await set('1.0.0');
+    // Polling out of the way: only a notification can bring a change in time.
+    const { watcher } = await watch({ pollMs: 60_000 });
+    assert.equal(watcher.current().version, 1);
+    assert.equal(watcher.state().listening, true);
+    for (let i = 1; i <= 10; i += 1) {
+      const { version } = await set(`1.${i}.0`);
+      await within(1_000, () => watcher.current().version === version, describeState(watcher));
+      assert.deepEqual(watcher.current().rollout, mapWith(`1.${i}.0`));
+    }
+    // A release published is heard too.
+    await registerRelease(db, REMOTE, '7.0.0', null);
+    await within(1_000, () => watcher.current().releases.get(REMOTE)?.some((release) => release.version === '7.0.0') === true, describeState(watcher));
+    assert.equal(watcher.state().stale, false);
+  });
+
+  it('keeps the map it has when the store holds an older one or none, says so, and takes the next newer one', async () => {
+    await set('1.0.0');
+    await set('1.1.0');
+    const { version } = await set('1.2.0');
+    const { watcher, lines } = await watch({ pollMs: 60_000 });
+    const kept = watcher.current();
+    // A database restored from an old backup...
+    await db.query("UPDATE rollouts SET version = 1, map = '{\"remotes\": {}}' WHERE environment = $1", [environment]);
+    await db.query('SELECT pg_notify($1, $2)', ['netnet_rollout', `${environment} 1`]);
+    await within(1_000, () => watcher.state().stale, describeState(watcher));
+    assert.equal(watcher.current(), kept);
+    assert.match(watcher.state().error ?? '', new RegExp(`holds version 1 of the ${environment} map, older than the ${version} in memory`));
+    assert.match(lines.join('\n'), /serving the last good live-\d+ map \(version 3\)/);
+    // ...or an empty one: never "no releases".
+    await db.query('DELETE FROM rollouts WHERE environment = $1', [environment]);
+    await db.query('SELECT pg_notify($1, $2)', ['netnet_rollout', `${environment} 0`]);
+    await watcher.refresh();
+    assert.equal(watcher.current(), kept);
+    assert.equal(watcher.state().stale, true);
+    // A newer map than the one held is taken again.
+    await db.query("INSERT INTO rollouts (environment, version, map) VALUES ($1, 9, $2::jsonb)", [environment, JSON.stringify(mapWith('2.0.0'))]);
+    await db.query('SELECT pg_notify($1, $2)', ['netnet_rollout', `${environment} 9`]);
+    await within(1_000, () => watcher.current().version === 9 && !watcher.state().stale, describeState(watcher));
+    assert.deepEqual(watcher.current().rollout, mapWith('2.0.0'));
+  });
+
+  it('picks up on reconnecting a change made while its connection was cut', async () => {
+    await set('1.0.0');
+    const { watcher } = await watch({ pollMs: 60_000 });
+    const { rows } = await db.query<{ cut: boolean }>("SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'netnet-listen'");
+    assert.deepEqual(rows, [{ cut: true }]);
+    await within(2_000, () => !watcher.state().listening, describeState(watcher));
+    // Nobody of this instance hears this one: only the resync on reconnect can bring it.
+    const { version } = await set('1.1.0');
+    await within(3_000, () => watcher.current().version === version && watcher.state().listening, describeState(watcher));
+    assert.deepEqual(watcher.current().rollout, mapWith('1.1.0'));
+  });
+
+  it('serves the last map while the database is paused, says it is stale once its reads time out, and recovers within 5 s of its resuming', { timeout: 60_000 }, async () => {
+    await set('1.0.0');
+    const { watcher } = await watch();
+    const before = structuredClone(watcher.current());
+    // A database that answers nothing (a stalled host, a long lock): the server and every one of
+    // its processes stopped where they are, connections kept open.
+    const postmaster = Number(readFileSync(join(database.embedded.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const processes = [postmaster, ...(await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)])).stdout.split('\n').filter(Boolean).map(Number)];
+    const signal = (name: NodeJS.Signals) => processes.forEach((pid) => process.kill(pid, name));
+    signal('SIGSTOP');
+    try {
+      // Its reads give up after openDatabase's timeouts (a few seconds), as a member's request would.
+      await within(15_000, () => watcher.state().stale, describeState(watcher));
+      assert.deepEqual(watcher.current(), before);
+    } finally {
+      signal('SIGCONT');
+    }
+    await within(5_000, () => !watcher.state().stale, describeState(watcher));
+    assert.deepEqual(watcher.current(), before);
+    const { version } = await set('1.1.0');
+    await within(1_000, () => watcher.current().version === version, describeState(watcher));
+  });
+
+  it('serves the last map while the database is stopped, says it is stale, and recovers within 5 s of its return', { timeout: 60_000 }, async () => {
+    await set('1.0.0');
+    await registerRelease(db, REMOTE, '1.0.0', null);
+    // The instance's own settings: the backstop polling is what notices the outage.
+    const { watcher, lines } = await watch();
+    const before = structuredClone(watcher.current());
+    await database.embedded.stop();
+    try {
+      await within(5_000, () => watcher.state().stale, describeState(watcher));
+      assert.equal(watcher.state().listening, false);
+      assert.deepEqual(watcher.current(), before);
+      assert.ok(watcher.current().releases.get(REMOTE)?.some((release) => release.version === '1.0.0'));
+      assert.match(lines.join('\n'), /serving the last good live-\d+ map \(version 1\)/);
+      // Still so a few seconds on.
+      await sleep(2_500);
+      assert.deepEqual(watcher.current(), before);
+      assert.equal(watcher.state().stale, true);
+    } finally {
+      await startEmbedded(database.env);
+    }
+    const back = performance.now();
+    // Made as soon as the database is back, before the instance has found it again.
+    const { version } = await set('1.1.0');
+    await within(5_000 - (performance.now() - back), () => watcher.current().version === version && !watcher.state().stale && watcher.state().listening, describeState(watcher));
+    assert.deepEqual(watcher.current().rollout, mapWith('1.1.0'));
+    assert.match(lines.join('\n'), /the store answers again; live-\d+ map version [12]$/m);
+  });
+});

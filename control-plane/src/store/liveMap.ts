@@ -1,0 +1,163 @@
+// What one instance of the shell's server knows of the store: the environment's rollout map and
+// the published releases, kept in memory and served from there on every request. It hears changes
+// through LISTEN/NOTIFY on a connection of its own, reads everything again whenever that
+// connection is made again (a notification sent while it was down is never heard), and polls the
+// map's version every few seconds as a backstop. The database being away, slow or suddenly
+// empty never means "no releases": the last good map stays, and state() says how old it is.
+import pg from 'pg';
+import { DeployError } from '../deploy/tree.ts';
+import { messageOf } from '../errors.ts';
+import type { Queryable } from './database.ts';
+import { listReleases, RELEASES_CHANNEL, type Releases } from './releases.ts';
+import { readRollout, ROLLOUT_CHANNEL, type Rollout } from './rollouts.ts';
+
+/** What the instance serves from: the map, its version and the releases; `error` when the map held does not validate. */
+export interface Snapshot {
+  version: number;
+  rollout: Rollout | null;
+  releases: Releases;
+  error?: unknown;
+}
+
+export interface MapState {
+  version: number;
+  listening: boolean;
+  stale: boolean;
+  error?: string;
+  ageMs: number;
+}
+
+export interface LiveMap {
+  current(): Snapshot;
+  state(): MapState;
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `db`: the pg Pool reads go through; `config`: where the listening connection goes; `pollMs`: the
+ * backstop's period. Resolves once the first read succeeded (it is retried until then).
+ */
+export async function watchMap({
+  db,
+  config,
+  environment,
+  pollMs = 2_000,
+  log = () => {},
+}: {
+  db: Queryable;
+  config: pg.ClientConfig;
+  environment: string;
+  pollMs?: number;
+  log?: (line: string) => void;
+}): Promise<LiveMap> {
+  let snapshot: Snapshot | null = null;
+  let readAt = 0;
+  let lastError: unknown = null;
+  let listening = false;
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let refreshing: Promise<void> | null = null;
+
+  async function read() {
+    const [map, releases] = await Promise.all([
+      readRollout(db, environment).catch((error: unknown): { version: number; rollout: null; error?: unknown } => {
+        // A map the store holds but that does not validate (written by hand): with nothing better
+        // in memory, requests are told so (an error page with Reload), not given made-up releases.
+        if (snapshot || !(error instanceof DeployError)) throw error;
+        return { version: 0, rollout: null, error };
+      }),
+      listReleases(db),
+    ]);
+    // A map older than the one held (a database restored from an old backup, an empty one) is
+    // not taken: members keep what they were given, and the log says why.
+    if (snapshot && map.version < snapshot.version) {
+      throw new Error(`the store holds version ${map.version} of the ${environment} map, older than the ${snapshot.version} in memory; keeping ${snapshot.version}`);
+    }
+    snapshot = { version: map.version, rollout: map.rollout, releases, ...('error' in map && map.error ? { error: map.error } : {}) };
+    readAt = Date.now();
+    if (lastError) log(`the store answers again; ${environment} map version ${map.version}`);
+    lastError = null;
+  }
+
+  function refresh(): Promise<void> {
+    refreshing ??= read()
+      .catch((error: unknown) => {
+        if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${messageOf(error)}`);
+        lastError = error;
+      })
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  }
+
+  async function listen() {
+    if (closed) return;
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: 3_000, keepAlive: true, application_name: 'netnet-listen' });
+    listener = client;
+    const reconnect = () => {
+      if (listener !== client) return;
+      listening = false;
+      listener = null;
+      client.end().catch(() => {});
+      if (!closed) setTimeout(listen, 1_000).unref();
+    };
+    client.on('error', reconnect);
+    client.on('end', reconnect);
+    client.on('notification', ({ channel, payload }) => {
+      if (channel === RELEASES_CHANNEL || payload?.split(' ')[0] === environment) void refresh();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${ROLLOUT_CHANNEL}`);
+      await client.query(`LISTEN ${RELEASES_CHANNEL}`);
+      listening = true;
+      // Whatever changed while this connection was down.
+      await refresh();
+    } catch {
+      reconnect();
+    }
+  }
+
+  async function poll() {
+    if (closed) return;
+    try {
+      const { rows } = await db.query<{ version: string }>('SELECT version FROM rollouts WHERE environment = $1', [environment]);
+      const version = rows[0] ? Number(rows[0].version) : 0;
+      if (!snapshot || version !== snapshot.version || lastError) await refresh();
+    } catch (error) {
+      if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${messageOf(error)}`);
+      lastError = error;
+    }
+  }
+
+  for (let wait = 250; !snapshot; wait = Math.min(wait * 2, 5_000)) {
+    await refresh();
+    if (!snapshot) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  await listen();
+  const poller = setInterval(poll, pollMs);
+  poller.unref();
+
+  // The loop above ends only once a read succeeded.
+  const first = snapshot as Snapshot;
+  return {
+    current: () => snapshot ?? first,
+    state: () => ({
+      version: (snapshot ?? first).version,
+      listening,
+      stale: lastError !== null,
+      ...(lastError ? { error: messageOf(lastError) } : {}),
+      ageMs: Date.now() - readAt,
+    }),
+    refresh,
+    async close() {
+      closed = true;
+      clearInterval(poller);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
+    },
+  };
+}

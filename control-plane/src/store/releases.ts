@@ -1,0 +1,56 @@
+// The published releases the store knows, with the hashes of their entry files
+// (control-plane/src/deploy/integrity.ts). A release's files live in the origin folder that the
+// front door serves (deploy/<remote>/<version>/); the store says which of them exist for the map.
+import { entryIntegrity } from '../deploy/integrity.ts';
+import type { Integrity } from '../deploy/integrity.ts';
+import { compareVersions, publishedVersions, releaseDir } from '../deploy/tree.ts';
+import type { Queryable } from './database.ts';
+
+/** A release the store lists: its version and the hashes of its entry files (null: published without a record). */
+export interface KnownRelease {
+  version: string;
+  integrity: Integrity | null;
+}
+
+/** Every release the store lists, by remote, oldest version first. */
+export type Releases = Map<string, KnownRelease[]>;
+
+export const RELEASES_CHANNEL = 'netnet_releases';
+
+/** Registers a published release (again: nothing changes, a version is immutable). */
+export async function registerRelease(db: Queryable, remote: string, version: string, integrity: Integrity | null): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'INSERT INTO releases (remote, version, integrity) VALUES ($1, $2, $3::jsonb) ON CONFLICT (remote, version) DO NOTHING',
+    [remote, version, integrity ? JSON.stringify(integrity) : null],
+  );
+  const added = (rowCount ?? 0) > 0;
+  if (added) await db.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version}`]);
+  return added;
+}
+
+/** Every release, by remote, oldest version first: Map<remote, { version, integrity }[]>. */
+export async function listReleases(db: Queryable): Promise<Releases> {
+  const { rows } = await db.query<{ remote: string } & KnownRelease>('SELECT remote, version, integrity FROM releases');
+  const byRemote: Releases = new Map();
+  for (const { remote, version, integrity } of rows) {
+    const list = byRemote.get(remote) ?? [];
+    if (list.length === 0) byRemote.set(remote, list);
+    list.push({ version, integrity });
+  }
+  for (const list of byRemote.values()) list.sort((a, b) => compareVersions(a.version, b.version));
+  return byRemote;
+}
+
+/**
+ * Registers the releases found in the origin folder that the store does not list yet (published
+ * before the store existed, or by a copy of the folder); returns how many.
+ */
+export async function registerPublished(db: Queryable, remotes: string[], env = process.env): Promise<number> {
+  let added = 0;
+  for (const remote of remotes) {
+    for (const version of publishedVersions(remote, env)) {
+      if (await registerRelease(db, remote, version, entryIntegrity(releaseDir(remote, version, env)))) added += 1;
+    }
+  }
+  return added;
+}

@@ -1,0 +1,218 @@
+// Each environment's rollout map in the store (rollouts table): per remote the stable version, an
+// optional canary { version, percent }, the history of earlier stables (newest last) so a rollback
+// can step back, and the versions rolled back for a defect; the QA pin policy (`production`,
+// `pinRolledBack`); the guard's recent decisions (`guardHistory`). A remote the map leaves out is
+// served from its own build, as before anything was released.
+//
+// Every change is a compare-and-set on the map's version, recorded in the audit trail and
+// announced (NOTIFY netnet_rollout) in the same transaction. A command that loses the race reads
+// the map again and applies its change to it, unless its remote was changed meanwhile: then it
+// is refused, never applied over a change its author did not see.
+import { assertRemote, DeployError, isVersion } from '../deploy/tree.ts';
+import { messageOf } from '../errors.ts';
+import { transaction, type Queryable, type Store } from './database.ts';
+import type { Lease } from './lease.ts';
+
+export interface Canary {
+  version: string;
+  percent: number;
+}
+
+/** One remote in a rollout map. */
+export interface RemotePlan {
+  stable: string;
+  canary?: Canary;
+  /** Earlier stables, newest last. */
+  history?: string[];
+  /** Versions taken back for a defect. */
+  rolledBack?: string[];
+}
+
+/** What the guard did and why, kept in the map (control-plane/src/health/guard.ts). */
+export interface GuardHistoryEntry {
+  at: string;
+  remote: string;
+  action: string;
+  version: string;
+  stable: string;
+  from: number;
+  to?: number;
+  reason: string;
+}
+
+export interface Rollout {
+  remotes: Record<string, RemotePlan>;
+  production?: boolean;
+  pinRolledBack?: boolean;
+  guardHistory?: GuardHistoryEntry[];
+}
+
+/** What the audit trail keeps of a change. */
+export interface Who {
+  /** A person through the CLI (user@host) or the guard (guard@instance). */
+  actor?: string;
+  /** The command: stable, canary, promote, rollback, widen, import… */
+  action?: string;
+  /**
+   * The remote the change is about: if another change of that remote lands first, this one is
+   * refused (DeployError) rather than applied over it.
+   */
+  remote?: string | undefined;
+  /** Why (the guard's verdict). */
+  reason?: string;
+  /**
+   * The guard's lease: the write lands only while that lease is still the environment's, checked
+   * in the same statement (LeaseLost otherwise).
+   */
+  lease?: Lease;
+}
+
+export interface AuditEntry {
+  map_version: number;
+  at: Date;
+  actor: string;
+  action: string;
+  remote: string | null;
+  reason: string | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
+
+const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
+export const ROLLOUT_CHANNEL = 'netnet_rollout';
+const MAX_ATTEMPTS = 20;
+
+const isEnvironment = (value: unknown): value is string => typeof value === 'string' && ENVIRONMENT.test(value);
+
+export function environmentName(env: NodeJS.ProcessEnv = process.env, explicit: string | undefined = undefined): string {
+  const name = explicit ?? (env.NETNET_ENV || 'local');
+  if (!isEnvironment(name)) throw new DeployError(`"${name}" is not an environment name (lowercase letters, digits, "-").`);
+  return name;
+}
+
+export const emptyRollout = (): Rollout => ({ remotes: {} });
+
+export const isPercent = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100;
+
+/** Checks a rollout map; throws a DeployError that names the first problem. */
+export function validateRollout(value: unknown, source = 'the rollout map'): Rollout {
+  const fail = (problem: string): never => {
+    throw new DeployError(`${source} is malformed: ${problem}.`);
+  };
+  if (!isObject(value) || !isObject(value.remotes) || Array.isArray(value.remotes)) {
+    return fail('it needs a "remotes" object');
+  }
+  for (const [remote, plan] of Object.entries(value.remotes)) {
+    try {
+      assertRemote(remote);
+    } catch (error) {
+      fail(messageOf(error));
+    }
+    if (!isObject(plan) || !isVersion(plan.stable)) return fail(`${remote} needs a "stable" version`);
+    if (plan.canary !== undefined) {
+      const { version, percent } = isObject(plan.canary) ? plan.canary : {};
+      if (!isVersion(version)) fail(`${remote}'s canary needs a version`);
+      if (!isPercent(percent)) fail(`${remote}'s canary percent must be a number from 0 to 100`);
+    }
+    if (plan.history !== undefined && !(Array.isArray(plan.history) && plan.history.every(isVersion))) {
+      fail(`${remote}'s history must be a list of versions`);
+    }
+    if (plan.rolledBack !== undefined && !(Array.isArray(plan.rolledBack) && plan.rolledBack.every(isVersion))) {
+      fail(`${remote}'s rolledBack must be a list of versions`);
+    }
+  }
+  // Pin policy (control-plane/src/deploy/remoteMap.ts): both optional.
+  for (const flag of ['production', 'pinRolledBack']) {
+    if (value[flag] !== undefined && typeof value[flag] !== 'boolean') fail(`"${flag}" must be true or false`);
+  }
+  return value as unknown as Rollout;
+}
+
+/** The environment's map and its version; { version: 0, rollout: null } when nothing was ever rolled out there. */
+export async function readRollout(db: Queryable, environment: string): Promise<{ version: number; rollout: Rollout | null }> {
+  const { rows } = await db.query<{ version: string; map: unknown }>('SELECT version, map FROM rollouts WHERE environment = $1', [environment]);
+  const [row] = rows;
+  if (!row) return { version: 0, rollout: null };
+  return { version: Number(row.version), rollout: validateRollout(row.map, `the ${environment} map in the store`) };
+}
+
+/** Thrown when the guard's lease was lost before its write: nothing was written. */
+export class LeaseLost extends Error {}
+
+/** Thrown when another change of the same remote landed first: nothing was written. */
+export class Conflict extends DeployError {}
+
+const describePlan = (plan: RemotePlan | undefined) =>
+  plan ? [`stable ${plan.stable}`, plan.canary && `canary ${plan.canary.version} at ${plan.canary.percent}%`].filter(Boolean).join(', ') : 'its own build';
+
+const samePlan = (a: RemotePlan | null | undefined, b: RemotePlan | null | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Read-change-write of an environment's map as one compare-and-set. `change` gets the map as it
+ * is (null: none yet) and returns the new one; `who` is what the audit trail keeps.
+ */
+export async function updateRollout(
+  db: Store,
+  environment: string,
+  change: (latest: Rollout | null) => unknown,
+  { actor, action, remote, reason, lease }: Who = {},
+): Promise<{ version: number; rollout: Rollout }> {
+  let seen: RemotePlan | null | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await readRollout(db, environment);
+    const plan = remote === undefined ? undefined : current.rollout?.remotes?.[remote];
+    if (remote && seen !== undefined && !samePlan(seen, plan)) {
+      throw new Conflict(
+        `${remote} in ${environment} was changed by someone else meanwhile (now ${describePlan(plan)}); nothing was changed. ` +
+          'Check `npm run rollout -- status` and try again.',
+      );
+    }
+    if (seen === undefined) seen = plan ?? null;
+    const next = validateRollout(change(current.rollout ? structuredClone(current.rollout) : null), 'the new rollout map');
+    const written = await transaction(db, async (client) => {
+      const fenced = lease
+        ? 'AND EXISTS (SELECT 1 FROM guard_leases l WHERE l.environment = $1 AND l.holder = $4 AND l.fence = $5 AND l.expires_at > now())'
+        : '';
+      const params = [environment, JSON.stringify(next), current.version, ...(lease ? [lease.holder, lease.fence] : [])];
+      const result =
+        current.version === 0
+          ? await client.query<{ version: string }>(
+              `INSERT INTO rollouts (environment, version, map) SELECT $1, 1, $2::jsonb WHERE $3::bigint = 0 ${fenced}
+               ON CONFLICT (environment) DO NOTHING RETURNING version`,
+              params,
+            )
+          : await client.query<{ version: string }>(
+              `UPDATE rollouts SET map = $2::jsonb, version = version + 1, changed_at = now()
+               WHERE environment = $1 AND version = $3 ${fenced} RETURNING version`,
+              params,
+            );
+      const [row] = result.rows;
+      if (result.rowCount === 0 || !row) return null;
+      const version = Number(row.version);
+      await client.query(
+        'INSERT INTO audit (environment, map_version, actor, action, remote, reason, map) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)',
+        [environment, version, actor ?? 'unknown', action ?? 'change', remote ?? null, reason ?? null, JSON.stringify(next)],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [ROLLOUT_CHANNEL, `${environment} ${version}`]);
+      return version;
+    });
+    if (written !== null) return { version: written, rollout: next };
+    if (lease) {
+      const { rowCount } = await db.query(
+        'SELECT 1 FROM guard_leases WHERE environment = $1 AND holder = $2 AND fence = $3 AND expires_at > now()',
+        [environment, lease.holder, lease.fence],
+      );
+      if (rowCount === 0) throw new LeaseLost(`the guard's lease on ${environment} (fence ${lease.fence}) is no longer held; nothing was written`);
+    }
+  }
+  throw new DeployError(`${environment}'s map kept changing under this command (${MAX_ATTEMPTS} tries); nothing was changed. Try again.`);
+}
+
+/** The latest audit entries of an environment, newest first. */
+export async function auditTrail(db: Queryable, environment: string, limit = 20): Promise<AuditEntry[]> {
+  const { rows } = await db.query<Omit<AuditEntry, 'map_version'> & { map_version: string }>(
+    'SELECT map_version, at, actor, action, remote, reason FROM audit WHERE environment = $1 ORDER BY id DESC LIMIT $2',
+    [environment, limit],
+  );
+  return rows.map((row) => ({ ...row, map_version: Number(row.map_version) }));
+}

@@ -1,0 +1,29 @@
+// A real, empty PostgreSQL for one test file: the embedded server in a folder of its own, migrated,
+// stopped and removed by close(). Contract tests run against it, never against a fake.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from './database.ts';
+import type { EmbeddedDatabase } from './embedded.ts';
+
+export async function testDatabase({ max = 10 }: { max?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'netnet-db-'));
+  const env = { NETNET_DEPLOY_DIR: dir };
+  const database = await openDatabase({ env, max });
+  // No DATABASE_URL in `env`: the store is always the embedded server, started here.
+  const embedded = database.embedded as EmbeddedDatabase;
+  return {
+    ...database,
+    embedded,
+    env,
+    dir,
+    async close() {
+      await database.close();
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A test file's database (testDatabase()). */
+export type TestDatabase = Awaited<ReturnType<typeof testDatabase>>;

@@ -1,0 +1,116 @@
+// Who a request really comes from, for the servers that count per client (scripts/serve.mjs's
+// connection cap, the release-health collector's rate limit) and for the cookies the shell sets.
+// A front door (the local nginx, a load balancer) connects from its own address and says who the
+// client was in X-Real-IP / X-Forwarded-For, and whether it spoke HTTPS in X-Forwarded-Proto. Those
+// headers are believed only from a peer listed in NETNET_TRUSTED_PROXIES: from anyone else they are
+// whatever the client wrote (docs/architecture.md, "Limits").
+import type { IncomingMessage } from 'node:http';
+import net from 'node:net';
+import type { TLSSocket } from 'node:tls';
+
+export interface TrustedProxies {
+  has(address: string | undefined): boolean;
+  size: number;
+}
+
+/** What is read of a request: its socket's peer and its headers. */
+type Request = Pick<IncomingMessage, 'headers'> & { socket?: Partial<Pick<TLSSocket, 'remoteAddress' | 'encrypted'>> | null };
+
+/** An IPv4 peer of a dual-stack socket comes as ::ffff:a.b.c.d; it is the same client as a.b.c.d. */
+export const plainAddress = (address = ''): string => (address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address);
+
+/**
+ * The trusted proxies from a comma-separated list of addresses and CIDR ranges (`10.0.0.0/8`,
+ * `fd00::/8`), or `loopback` for 127.0.0.0/8 and ::1. Anything else in the list is an error, so a
+ * typo does not silently trust nobody (or everybody).
+ */
+export function parseTrustedProxies(value = ''): TrustedProxies {
+  const list = new net.BlockList();
+  let size = 0;
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    size += 1;
+    if (entry === 'loopback') {
+      list.addSubnet('127.0.0.0', 8, 'ipv4');
+      list.addAddress('::1', 'ipv6');
+      continue;
+    }
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : null;
+    const bits = prefix === undefined ? null : Number(prefix);
+    const maxBits = family === 'ipv4' ? 32 : 128;
+    if (!family || extra !== undefined || (bits !== null && !(Number.isInteger(bits) && bits >= 0 && bits <= maxBits && /^\d+$/.test(prefix ?? '')))) {
+      throw new Error(`NETNET_TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range or "loopback"`);
+    }
+    if (bits === null) list.addAddress(address, family);
+    else list.addSubnet(address, bits, family);
+  }
+  return {
+    has(address: string | undefined) {
+      const plain = plainAddress(address);
+      if (!size || !plain) return false;
+      const family = net.isIPv4(plain) ? 'ipv4' : net.isIPv6(plain) ? 'ipv6' : null;
+      return family !== null && list.check(plain, family);
+    },
+    size,
+  };
+}
+
+/** The proxies NETNET_TRUSTED_PROXIES names (none when unset). */
+export const trustedProxiesFrom = (env = process.env) => parseTrustedProxies(env.NETNET_TRUSTED_PROXIES);
+
+/**
+ * The client's address: the socket's peer, unless the peer is a trusted proxy; then X-Real-IP, or
+ * else the last address in X-Forwarded-For that is not itself a trusted proxy (the ones before it
+ * were written by whoever the proxy heard from, and could be anything). A malformed header from a
+ * trusted proxy leaves the proxy's own address.
+ */
+export function clientAddress(req: Request, trusted: TrustedProxies): string {
+  const peer = plainAddress(req.socket?.remoteAddress ?? '');
+  if (!trusted.has(peer)) return peer;
+  const real = headerValue(req.headers['x-real-ip']);
+  if (real !== undefined) return net.isIP(plainAddress(real)) ? plainAddress(real) : peer;
+  const hops = (headerValue(req.headers['x-forwarded-for']) ?? '')
+    .split(',')
+    .map((hop) => plainAddress(hop.trim()))
+    .filter(Boolean);
+  for (const hop of hops.reverse()) {
+    if (!net.isIP(hop)) return peer;
+    if (!trusted.has(hop)) return hop;
+  }
+  return peer;
+}
+
+/**
+ * What per-client limits count by: the address, with an IPv6 one cut to its /64 (one customer's
+ * network: a client given a /64 can pick any of its 2^64 addresses at will).
+ */
+export function clientKey(address: string): string {
+  const plain = plainAddress(address);
+  if (!net.isIPv6(plain)) return plain;
+  return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
+}
+
+function expandIPv6(address: string): string[] {
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::1.2.3.4) takes two groups; /64 never reaches it.
+  const missing = 8 - left.length - right.length;
+  return [...left, ...Array(address.includes('::') ? Math.max(0, missing) : 0).fill('0'), ...right].map((group) =>
+    group.includes('.') ? group : (parseInt(group, 16) || 0).toString(16),
+  );
+}
+
+/** Whether the client spoke HTTPS: Node terminated TLS itself, or a trusted proxy says it did. */
+export function viaHttps(req: Request, trusted: TrustedProxies): boolean {
+  if (req.socket?.encrypted === true) return true;
+  if (!trusted.has(req.socket?.remoteAddress)) return false;
+  // A chain of proxies lists one scheme per hop; the first is what the client used.
+  const proto = headerValue(req.headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https';
+}
+
+/** A header sent twice is not to be believed either way. */
+const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? undefined : value);

@@ -1,0 +1,11 @@
+// The control plane is TypeScript (docs/architecture.md, "The store") and Node 20 runs no TypeScript by itself:
+// a child Node process whose script imports it, directly or through scripts/processes.mjs or
+// scripts/shellServer.mjs, starts with the tsx loader. Resolved here to a file URL, so it is found
+// whatever the child's working directory.
+export const TSX_LOADER = import.meta.resolve('tsx');
+
+/** `execArgv` with the loader in front, unless it is there already (a parent run with `--import tsx`). */
+export function withTsx(execArgv = []) {
+  const loaded = execArgv.some((arg, index) => execArgv[index - 1] === '--import' && (arg === 'tsx' || arg === TSX_LOADER));
+  return loaded ? execArgv : ['--import', TSX_LOADER, ...execArgv];
+}
