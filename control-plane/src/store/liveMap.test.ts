@@ -72,6 +72,27 @@ describe('live map', { timeout: 120_000 }, () => {
     assert.equal(watcher.state().stale, false);
   });
 
+  it('reads again after a read under way when a change is announced meanwhile, not only at the next poll', async () => {
+    await set('1.0.0');
+    const { watcher } = await watch({ pollMs: 60_000 });
+    // A read that sees the map, then waits on the releases: the change below commits in between.
+    const blocker = await db.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE releases IN ACCESS EXCLUSIVE MODE');
+      const underWay = watcher.refresh();
+      await sleep(200);
+      const { version } = await set('2.0.0');
+      await sleep(200);
+      await blocker.query('COMMIT');
+      await underWay;
+      await within(1_000, () => watcher.current().version === version, describeState(watcher));
+      assert.deepEqual(watcher.current().rollout, mapWith('2.0.0'));
+    } finally {
+      blocker.release();
+    }
+  });
+
   it('keeps the map it has when the store holds an older one or none, says so, and takes the next newer one', async () => {
     await set('1.0.0');
     await set('1.1.0');

@@ -58,6 +58,7 @@ export async function watchMap({
   let listener: pg.Client | null = null;
   let closed = false;
   let refreshing: Promise<void> | null = null;
+  let again: Promise<void> | null = null;
 
   async function read() {
     const [map, releases] = await Promise.all([
@@ -81,7 +82,17 @@ export async function watchMap({
   }
 
   function refresh(): Promise<void> {
-    refreshing ??= read()
+    if (refreshing) {
+      // A change announced while a read is under way may have committed after that read saw the
+      // store: one more read once it ends (shared by every call until then), or the change would
+      // wait for the next poll.
+      again ??= refreshing.then(() => {
+        again = null;
+        return refresh();
+      });
+      return again;
+    }
+    refreshing = read()
       .catch((error: unknown) => {
         if (!lastError) log(`serving the last good ${environment} map (version ${snapshot?.version ?? 'none'}): ${messageOf(error)}`);
         lastError = error;
