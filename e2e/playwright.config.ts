@@ -21,6 +21,8 @@ export default defineConfig({
     url: `${siteUrl}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 600_000,
+    // Ctrl-C's way, so the site stops what it started (the embedded database included).
+    gracefulShutdown: { signal: 'SIGINT', timeout: 15_000 },
     stdout: 'pipe',
     stderr: 'pipe',
   },

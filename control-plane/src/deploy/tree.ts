@@ -1,5 +1,6 @@
-// The deploy tree: one immutable folder per published release, deploy/<remote>/<version>/, and
-// one rollout file per environment beside them. Shared by the release and rollout CLIs and `npm start`.
+// The deploy tree: one immutable folder per published release, deploy/<remote>/<version>/, which
+// the releases origin serves (the rollout maps live in the store, docs/deploy.md, "The database").
+// Shared by the release CLI and `npm start`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
