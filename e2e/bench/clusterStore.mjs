@@ -4,7 +4,7 @@
 // for the run and removed after it, the environment's map read and put back as found.
 // Every import of the control plane the benchmark makes is here, one line per module.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { openDatabase } from '../../control-plane/src/store/database.ts';
 import { listReleases, RELEASES_CHANNEL } from '../../control-plane/src/store/releases.ts';
 import { environmentName, readRollout, updateRollout } from '../../control-plane/src/store/rollouts.ts';
 import { root } from '../../scripts/build.mjs';
+import { copyBuildAs } from '../support/buildCopy.mjs';
 import { site } from './site.mjs';
 
 export { setCanary, setStable };
@@ -114,13 +115,7 @@ export async function publishCopies(pool, releases) {
   try {
     for (const { remote, version } of releases) {
       const copy = join(staging, remote, version);
-      cpSync(join(root, remote, 'dist'), copy, { recursive: true });
-      const manifestPath = join(copy, 'mf-manifest.json');
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      manifest.metaData.buildInfo.buildVersion = version;
-      writeFileSync(manifestPath, JSON.stringify(manifest));
-      // Its precompressed copies hold the old text: nginx would serve them, not matching the hash.
-      for (const suffix of ['.br', '.gz']) rmSync(`${manifestPath}${suffix}`, { force: true });
+      copyBuildAs({ root, remote, version, copy });
       await execute('npm', ['run', '--silent', 'release', '--', remote, '--version', version, '--from', copy], {
         cwd: root,
         env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },

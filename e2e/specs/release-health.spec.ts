@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Request } from '@playwright/test';
 import { expect } from '../support/test';
 import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
+import { copyBuildAs } from '../support/buildCopy.mjs';
 import { deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 
@@ -50,16 +51,7 @@ const rollout = async () => (await readMap<Rollout>(ENVIRONMENT))!;
 /** Publishes remote-auth's production build as `version`; `broken` leaves its Landing page chunk out. */
 async function publish(version: string, { broken = false } = {}): Promise<void> {
   const copy = join(staging, version);
-  cpSync(join(root, REMOTE, 'dist'), copy, { recursive: true });
-  const manifestPath = join(copy, 'mf-manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { metaData: { buildInfo: { buildVersion: string } } };
-  manifest.metaData.buildInfo.buildVersion = version;
-  writeFileSync(manifestPath, JSON.stringify(manifest));
-  // Its precompressed copies hold the old text: the CDN would serve them, not matching its hash.
-  for (const suffix of ['.br', '.gz']) rmSync(`${manifestPath}${suffix}`, { force: true });
-  if (broken) {
-    for (const name of readdirSync(copy).filter((file) => file.startsWith('__federation_expose_Landing.') && file.includes('.js'))) unlinkSync(join(copy, name));
-  }
+  copyBuildAs({ root, remote: REMOTE, version, copy, without: broken ? 'Landing' : undefined });
   await cli('release', REMOTE, '--version', version, '--from', copy);
 }
 

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from './test';
 import { clusterEnvironment } from './clusterEnvironment';
 import { forgetReleases, readMap, restoreMap } from './controlPlane';
+import { copyBuildAs } from './buildCopy.mjs';
 import { getFrom } from './loopbackClients.mjs';
 import { siteUrl } from './site';
 
@@ -151,18 +152,7 @@ export async function publishCopies(remote: string, releases: { version: string;
   try {
     for (const { version, without } of releases) {
       const copy = join(staging, version);
-      cpSync(join(root, remote, 'dist'), copy, { recursive: true });
-      const manifestPath = join(copy, 'mf-manifest.json');
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { metaData: { buildInfo: { buildVersion: string } } };
-      manifest.metaData.buildInfo.buildVersion = version;
-      writeFileSync(manifestPath, JSON.stringify(manifest));
-      // Its precompressed copies hold the old text: nginx would serve them, not matching its hash.
-      for (const suffix of ['.br', '.gz']) rmSync(`${manifestPath}${suffix}`, { force: true });
-      if (without) {
-        const chunks = readdirSync(copy).filter((file) => file.startsWith(`__federation_expose_${without}.`) && file.includes('.js'));
-        if (chunks.length === 0) throw new Error(`no chunk of ${without} in ${remote}'s build`);
-        for (const name of chunks) unlinkSync(join(copy, name));
-      }
+      copyBuildAs({ root, remote, version, copy, without });
       await npmRun('release', remote, '--version', version, '--from', copy);
     }
   } catch (error) {
