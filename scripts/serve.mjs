@@ -112,8 +112,9 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
         res.end(JSON.stringify({ error: `${path} could not be produced.` }));
         return;
       }
-      // Vary: /remotes.json lists QA pins only for a request with a valid QA token.
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', Vary: 'X-Netnet-QA-Token' });
+      // no-store: /remotes.json carries a ticket for this one page load (and depends on the cookies);
+      // Vary: it lists QA pins only for a request with a valid QA token.
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Vary: 'Cookie, X-Netnet-QA-Token' });
       res.end(body);
       return;
     }

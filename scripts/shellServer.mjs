@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
 import { startGuard } from '../control-plane/src/health/guard.ts';
+import { deviceTag, issueTicket, ticketSecrets } from '../control-plane/src/health/ticket.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
 import { createHealthStore } from '../control-plane/src/store/health.ts';
@@ -52,18 +53,35 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     if (known.error) throw known.error;
     return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] });
   };
+  // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
+  const secrets = ticketSecrets({ local: environment !== 'production' });
+  const ticket = (releases, { member, device }) =>
+    releases.length === 0 ? undefined : issueTicket({ secrets, releases, device: deviceTag(secrets, member ?? device) });
+  const pageServer = require(join(root, 'shell/dist/server/pageServer.js'));
+  /** /remotes.json with this page load's ticket, for a page the browser renders alone. */
+  const ticketedMap = (req) => {
+    const map = remoteMap(req);
+    const identity = pageServer.identityOf(req);
+    const signed = ticket(pageServer.ticketReleases(map, identity), identity);
+    return signed === undefined ? map : { ...map, ticket: signed };
+  };
+  const health = createHealthStore({ db: store.pool, environment });
+  const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
   const pages = ssr
-    ? require(join(root, 'shell/dist/server/pageServer.js')).createPageServer({
+    ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
         remoteMap,
+        ticket,
+        onServerFallback: ({ remote, version, channel }, { member, device }) =>
+          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device)).catch((error) => {
+            console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
+          }),
       })
     : undefined;
   // The server builds of the releases members get now load before the shell answers, so the first
   // renders after a start are not left to the browser.
   await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
-  const health = createHealthStore({ db: store.pool, environment });
-  const collector = createCollector({ store: health, isKnownRelease: knownReleases(live) });
   const stopGuard = guard
     ? startGuard({
         db: store.pool,
@@ -80,7 +98,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     spa: true,
     // The server's own code is not for browsers.
     only: (path) => !path.startsWith('/server/'),
-    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
+    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': ticketedMap },
     pages,
     services: [collector, createMetrics({ collector, storeState: () => live.state() })],
   });

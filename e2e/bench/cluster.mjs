@@ -76,7 +76,7 @@ async function startCluster(instances) {
     cwd: root,
     // autocannon's connections all come from 127.0.0.1 but stand for as many members: nginx's
     // per-client page limit (8 at once) would turn most of them away.
-    env: { ...process.env, NETNET_INSTANCES: String(instances), NETNET_NGINX_PAGES_PER_CLIENT: '256' },
+    env: { ...process.env, NETNET_INSTANCES: String(instances), NETNET_NGINX_PAGES_PER_CLIENT: '256', NETNET_NGINX_PAGES_PER_SECOND: '100000' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

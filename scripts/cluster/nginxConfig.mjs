@@ -36,6 +36,13 @@ export const LIMITS = Object.freeze({
    */
   pagesPerClient: 8,
   /**
+   * Pages and /remotes.json answers per client address and second, and the burst above it. Each
+   * carries a release-health ticket, so this bounds how many page loads one address can vouch for
+   * (docs/architecture.md, "Release health"): far above what people behind one address load.
+   */
+  ticketsPerSecond: 20,
+  ticketsBurst: 100,
+  /**
    * Release-health batches per client address and second, and the burst above it: a flood guard
    * only. nginx cannot read a body, so a tight limit here would charge junk and then refuse the
    * real reports of other pages behind the same address; the collector refuses junk before it
@@ -196,6 +203,7 @@ http {
     limit_conn_zone $binary_remote_addr zone=pages_per_client:10m;
     limit_conn_status 429;
     limit_req_zone $binary_remote_addr zone=reports:10m rate=${limits.reportsPerSecond}r/s;
+    limit_req_zone $binary_remote_addr zone=tickets:10m rate=${limits.ticketsPerSecond}r/s;
     limit_req_status 429;
     map $request_method $preflight_methods {
         OPTIONS "GET, HEAD, OPTIONS";
@@ -207,6 +215,17 @@ http {
         # One failure takes an instance out for a second: long enough to route round a restart or a
         # crash, short enough that a replacement is back in rotation at once.
 ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 fail_timeout=1s;`).join('\n')}
+        keepalive 64;
+        keepalive_timeout ${limits.upstreamKeepAlive}s;
+        keepalive_requests 10000;
+    }
+    # Release-health batches by their ticket (?k=): every copy of one ticket reaches the same
+    # instance, whose memory counts each page load once.
+    upstream shell_reports {
+        zone shell_reports 64k;
+        hash $arg_k consistent;
+${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 fail_timeout=1s;`).join('
+')}
         keepalive 64;
         keepalive_timeout ${limits.upstreamKeepAlive}s;
         keepalive_requests 10000;
@@ -239,10 +258,13 @@ ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
 
     location = /health/reports {
         limit_req zone=reports burst=${limits.reportsBurst} nodelay;
-        proxy_pass http://shell_instances;
+        proxy_pass http://shell_reports;
     }
     location = /config.json { proxy_pass http://shell_instances; }
-    location = /remotes.json { proxy_pass http://shell_instances; }
+    location = /remotes.json {
+        limit_req zone=tickets burst=${limits.ticketsBurst} nodelay;
+        proxy_pass http://shell_instances;
+    }
     # A last segment with an extension names a file (scripts/staticFiles.mjs, LOOKS_LIKE_FILE).
     location ~ "/[^/]+\\.\\w+$" {
 ${fileHeaders({ cacheControl: 'no-cache', cors: false, html: false, indent: '        ' })}
@@ -259,6 +281,7 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: false, html: true, indent: '    
     # Every page address: rendered by an instance, a few at once per client.
     location / {
         limit_conn pages_per_client ${limits.pagesPerClient};
+        limit_req zone=tickets burst=${limits.ticketsBurst} nodelay;
         proxy_pass http://shell_instances;
     }
     }

@@ -8,6 +8,7 @@
 //   Ctrl-C             stops everything it started
 //
 // Who runs where is written to .cluster/state.json (pids, ports, states) for the tests and benchmarks.
+import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -29,15 +30,23 @@ export function instancePorts(env = process.env) {
 }
 
 /**
- * nginx's per-client page limit, raised for a load generator whose connections all come from one
- * address but stand for many members (bench:cluster): NETNET_NGINX_PAGES_PER_CLIENT.
+ * nginx's per-client page limits, raised for a load generator whose connections all come from one
+ * address but stand for many members (bench:cluster): NETNET_NGINX_PAGES_PER_CLIENT (renders at
+ * once) and NETNET_NGINX_PAGES_PER_SECOND (pages and ticketed maps a second).
  */
 function limitsFrom(env) {
-  const raw = env.NETNET_NGINX_PAGES_PER_CLIENT;
-  if (raw === undefined) return {};
-  const pagesPerClient = Number(raw);
-  if (!Number.isInteger(pagesPerClient) || pagesPerClient < 1) throw new Error(`NETNET_NGINX_PAGES_PER_CLIENT must be a whole number from 1, not "${raw}"`);
-  return { pagesPerClient };
+  const limits = {};
+  for (const [variable, limit] of [
+    ['NETNET_NGINX_PAGES_PER_CLIENT', 'pagesPerClient'],
+    ['NETNET_NGINX_PAGES_PER_SECOND', 'ticketsPerSecond'],
+  ]) {
+    const raw = env[variable];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${variable} must be a whole number from 1, not "${raw}"`);
+    limits[limit] = value;
+  }
+  return limits;
 }
 
 const stateFile = join(clusterDir, 'state.json');
@@ -45,6 +54,9 @@ const stateFile = join(clusterDir, 'state.json');
 async function main() {
   const started = Date.now();
   const ports = instancePorts();
+  // Every instance signs and checks release-health tickets with one secret; made up for this run
+  // unless the operator gives one (docs/deploy.md).
+  const ticketSecret = process.env.NETNET_TICKET_SECRET ?? randomBytes(32).toString('base64url');
   console.log(`[cluster] ${ensureNginx()}`);
   await buildIfNeeded();
 
@@ -65,7 +77,7 @@ async function main() {
     ports,
     // nginx 1.22 cannot relay a 103: the hints go on the page's response; and the client of a
     // request is the one nginx names (docs/deploy.md, "Limits").
-    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: '127.0.0.1' }),
+    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: '127.0.0.1', NETNET_TICKET_SECRET: ticketSecret }),
     onChange: () => writeState(),
   });
   atStop(() => instances.stop());

@@ -5,16 +5,34 @@ import assert from 'node:assert/strict';
 import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createCollector, createRateLimit, type Collector, type CollectorOptions } from './collector.ts';
+import { createCollector, createRateLimit, routingKey, type Collector, type CollectorOptions } from './collector.ts';
 import { createFigures, type Counted, type FiguresJson } from './figures.ts';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
+import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
 import { createHealthStore, readFigures, type HealthStore } from '../store/health.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 // Reports as a browser might send them, made-up fields included: the collector is to refuse those.
 const report = (overrides: Record<string, unknown> = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
-const batch = (...reports: unknown[]) => JSON.stringify({ reports: reports.length ? reports : [report()] });
+const SECRETS = [Buffer.alloc(32, 7)];
+/** A ticket as the site's server signs it for a page load given these releases. */
+const ticketFor = (releases: TicketRelease[], { now = T0, device = null as string | null, secrets = SECRETS } = {}) =>
+  issueTicket({ secrets, releases, device, now });
+/** The releases some reports name, as a page given them would have had them on its ticket. */
+function releasesOf(reports: unknown[]): TicketRelease[] {
+  const named = new Map<string, TicketRelease>();
+  for (const item of reports) {
+    const { remote, release, channel } = item as Record<string, unknown>;
+    if (typeof remote === 'string' && typeof release === 'string' && typeof channel === 'string') named.set(`${remote} ${release} ${channel}`, { remote, version: release, channel });
+  }
+  return named.size > 0 ? [...named.values()] : [{ remote: 'remote-title', version: '1.4.0', channel: 'canary' }];
+}
+/** A page load's batch: the reports with a ticket naming their releases (a fresh page load each call). */
+const batch = (...reports: unknown[]) => {
+  const list = reports.length ? reports : [report()];
+  return JSON.stringify({ ticket: ticketFor(releasesOf(list)), reports: list });
+};
 
 function listen(handler: RequestListener): Promise<Server> {
   const server = createServer(handler);
@@ -90,7 +108,7 @@ describe('the collector', () => {
     at = T0;
     environment = `collector-${(environments += 1)}`;
     store = createHealthStore({ db: database.pool, environment });
-    collector = createCollector({ store, now: () => at, env: {}, rate, isKnownRelease: (_remote, release) => release !== '6.6.6' });
+    collector = createCollector({ store, secrets: SECRETS, now: () => at, env: {}, rate, isKnownRelease: (_remote, release) => release !== '6.6.6' });
     server = await listen((req, res) => collector.handle(req, res));
     port = portOf(server);
   });
@@ -151,7 +169,7 @@ describe('the collector', () => {
 
   it('answers 503 and counts nothing when the store cannot write', async () => {
     const failing = { figures: createFigures(), append: async () => Promise.reject(new Error('disk full')) };
-    const other = createCollector({ store: failing, env: {} });
+    const other = createCollector({ store: failing, secrets: SECRETS, now: () => T0, env: {} });
     const otherServer = await listen((req, res) => other.handle(req, res));
     const response = await send(portOf(otherServer), { body: batch() });
     otherServer.close();
@@ -179,7 +197,7 @@ describe('the collector', () => {
 describe('the rate limit key', () => {
   it('is what clientOf says, so members behind one proxy do not share a bucket', async () => {
     const store = { figures: createFigures(), append: async () => {} };
-    const collector = createCollector({ store, env: {}, now: () => T0, clientOf: (req) => String(req.headers['x-client']) });
+    const collector = createCollector({ store, secrets: SECRETS, env: {}, now: () => T0, clientOf: (req) => String(req.headers['x-client']) });
     const server = await listen((req, res) => collector.handle(req, res));
     const port = portOf(server);
     const statuses = async (client: string, count: number) => {
@@ -195,9 +213,9 @@ describe('the rate limit key', () => {
 
 describe('what is charged to a client', () => {
   /** A collector on a store that keeps nothing, for the rate limits alone. */
-  async function collectorWith(options: Omit<CollectorOptions, 'store'>) {
+  async function collectorWith(options: Omit<CollectorOptions, 'store' | 'secrets'>) {
     const store = { figures: createFigures(), append: async () => {} };
-    const collector = createCollector({ store, now: () => T0, ...options });
+    const collector = createCollector({ store, secrets: SECRETS, now: () => T0, ...options });
     const server = await listen((req, res) => collector.handle(req, res));
     return { port: portOf(server), close: () => server.close() };
   }
@@ -261,7 +279,7 @@ describe('another site', () => {
   let port: number;
   before(async () => {
     const store = { figures: createFigures(), append: async () => {} };
-    const collector = createCollector({ store, env: {}, now: () => T0 });
+    const collector = createCollector({ store, secrets: SECRETS, env: {}, now: () => T0 });
     server = await listen((req, res) => collector.handle(req, res));
     port = portOf(server);
   });
@@ -354,6 +372,7 @@ describe('the OTLP export', () => {
     const store = createHealthStore({ db: database.pool, environment: 'otlp' });
     const collector = createCollector({
       store,
+      secrets: SECRETS,
       now: () => T0,
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${portOf(otel)}`,
@@ -374,5 +393,103 @@ describe('the OTLP export', () => {
     assert.equal(first?.key, 'secret');
     const metrics = first?.body.resourceMetrics[0]?.scopeMetrics[0]?.metrics ?? [];
     assert.deepEqual(metrics.map((metric) => metric.name), ['netnet.health.reports', 'netnet.health.refused_batches', 'netnet.health.lcp.p75']);
+  });
+});
+
+describe('tickets', () => {
+  // What an outsider can send without loading pages, and what one page load can weigh.
+  let collector: Collector;
+  let server: Server;
+  let port: number;
+  let at = T0;
+  const canary = { remote: 'remote-title', version: '1.4.0', channel: 'canary' };
+  const stable = { remote: 'remote-title', version: '1.3.0', channel: 'stable' };
+  const failed = (over: Record<string, unknown> = {}) => report({ outcome: 'fell-back', ...over });
+  const sessions = (release = '1.4.0', channel = 'canary') => collector.figures().series('remote-title', release, channel)?.totals.sessions ?? 0;
+  const post = async (body: unknown, path?: string) => (await send(port, { body: typeof body === 'string' ? body : JSON.stringify(body), ...(path && { path }) })).status;
+
+  beforeEach(async () => {
+    server?.close();
+    at = T0;
+    const figures = createFigures();
+    const store = { figures, append: async (reports: Counted[], when: number) => figures.record(reports, when) };
+    // A generous rate: these tests are about what counts, not how often one may send.
+    collector = createCollector({ store, secrets: SECRETS, now: () => at, env: {}, rate: { perSecond: 1000, burst: 1000 } });
+    server = await listen((req, res) => collector.handle(req, res));
+    port = portOf(server);
+  });
+  after(() => server.close());
+
+  it('counts nothing without one: 40 batches of 50 invented sessions from one client all get 403', async () => {
+    const invented = Array.from({ length: 50 }, () => failed());
+    const statuses = new Set<number | undefined>();
+    for (let i = 0; i < 40; i += 1) statuses.add(await post({ reports: invented }));
+    assert.deepEqual([...statuses], [403]);
+    assert.deepEqual(collector.figures().list(), []);
+  });
+
+  it('counts nothing with a forged, expired, future or other release’s ticket', async () => {
+    const forged = ticketFor([canary], { secrets: [Buffer.alloc(32, 8)] });
+    const tampered = ticketFor([stable]).replace(/^[^.]+/, Buffer.from(JSON.stringify({ v: 1, id: 'x'.repeat(22), at: T0, d: null, r: [['remote-title', '1.4.0', 'canary']] })).toString('base64url'));
+    const cases: [string, string, number][] = [
+      ['a ticket signed with another key', forged, 403],
+      ['a ticket whose releases were changed', tampered, 403],
+      ['an expired ticket', ticketFor([canary], { now: T0 - 31 * 60_000 }), 403],
+      ['a ticket from the future', ticketFor([canary], { now: T0 + 5 * 60_000 }), 403],
+      ['a ticket for the stable only', ticketFor([stable]), 403],
+      ['a ticket for another remote', ticketFor([{ ...canary, remote: 'remote-search' }]), 403],
+      ['not a ticket', 'hello.world', 403],
+    ];
+    for (const [name, ticket, status] of cases) assert.equal(await post({ ticket, reports: [failed()] }), status, name);
+    assert.deepEqual(collector.figures().list(), []);
+  });
+
+  it('counts one page load once per release, however often its batch is replayed', async () => {
+    const ticket = ticketFor([canary, stable]);
+    const body = { ticket, reports: [failed(), report({ release: '1.3.0', channel: 'stable' })] };
+    for (let i = 0; i < 100; i += 1) assert.equal(await post(body), 204);
+    assert.equal(sessions(), 1);
+    assert.equal(sessions('1.3.0', 'stable'), 1);
+    // One failure after a loaded session is the page's own news; a second one is not.
+    const loaded = ticketFor([canary]);
+    for (const outcome of ['loaded', 'uncaught-error', 'boundary-error']) await post({ ticket: loaded, reports: [report({ outcome })] });
+    assert.equal(sessions(), 3);
+    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.failures, 2);
+  });
+
+  it('counts at most 5 sessions per device, release and hour', async () => {
+    const device = deviceTag(SECRETS, 'device-of-a-script');
+    for (let i = 0; i < 20; i += 1) assert.equal(await post({ ticket: ticketFor([canary], { device }), reports: [failed()] }), 204);
+    assert.equal(sessions(), 5);
+    // Another device, or the next hour, counts again.
+    await post({ ticket: ticketFor([canary], { device: deviceTag(SECRETS, 'another-device') }), reports: [failed()] });
+    assert.equal(sessions(), 6);
+    at = T0 + 60 * 60_000;
+    await post({ ticket: ticketFor([canary], { device, now: at }), reports: [failed()] });
+    // The hour before has left the figures' window: what is there is the new hour's one session.
+    assert.equal(sessions(), 1);
+  });
+
+  it('drops a QA pin’s reports the ticket does not name, and counts the rest', async () => {
+    const ticket = ticketFor([stable]);
+    assert.equal(await post({ ticket, reports: [report({ release: '2.0.0', channel: 'override' }), report({ release: '1.3.0', channel: 'stable' })] }), 204);
+    assert.equal(sessions('2.0.0', 'override'), 0);
+    assert.equal(sessions('1.3.0', 'stable'), 1);
+  });
+
+  it('refuses a batch routed by another ticket’s key', async () => {
+    const ticket = ticketFor([canary]);
+    assert.equal(await post({ ticket, reports: [failed()] }, `/health/reports?k=${routingKey(ticketFor([canary]))}`), 400);
+    assert.equal(sessions(), 0);
+    assert.equal(await post({ ticket, reports: [failed()] }, `/health/reports?k=${encodeURIComponent(routingKey(ticket))}`), 204);
+    assert.equal(sessions(), 1);
+  });
+
+  it('counts a fallback the server saw itself, within the device’s cap', async () => {
+    const device = deviceTag(SECRETS, 'a-member');
+    const counted: boolean[] = [];
+    for (let i = 0; i < 6; i += 1) counted.push(await collector.recordServerFallback({ remote: 'remote-title', release: '1.4.0', channel: 'canary' }, device));
+    assert.deepEqual(counted, [true, true, true, true, true, false]);
+    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.failures, 5);
   });
 });

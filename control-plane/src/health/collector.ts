@@ -1,18 +1,23 @@
 // POST /health/reports on the site's own server: the browsers' beacons (navigator.sendBeacon sends
 // text/plain; fetch with keepalive may send application/json). A batch is counted only whole and
 // only once the store has it on disk; anything refused leaves the figures as they were.
-//   204  counted          400  not a batch of valid reports    403  sent from another site
-//   405  not a POST       413  body over 16 KB                 415  another content type
-//   429  over the client's rate, or the collector's           503  the store could not write it
-// A request is checked whole (content type, size, every report) before it is charged to its
-// client's rate: junk costs the sender nothing, so it cannot use up the allowance of real reports
-// sent from the same address (docs/architecture.md, "Limits").
+//   204  counted          400  not a batch of valid reports    403  sent from another site, or
+//   405  not a POST       413  body over 16 KB                      without a valid ticket
+//   415  another content type                                 429  over the client's rate, or the collector's
+//   503  the store could not write it
+// A request is checked whole (content type, size, every report, its ticket) before it is charged
+// to its client's rate: junk costs the sender nothing, so it cannot use up the allowance of real
+// reports sent from the same address (docs/architecture.md, "Limits"). What counts is then what
+// the page's ticket vouches for: each page load once per release, each device a few sessions per
+// release and hour (docs/architecture.md, "Release health").
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from '../store/health.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
 import type { Figures } from './figures.ts';
-import { parseBatch, MAX_BODY_BYTES } from './reports.ts';
+import { parseBatch, MAX_BODY_BYTES, type Report } from './reports.ts';
 import { startOtlpExport, type Counters } from './otlp.ts';
+import { createDeviceCounter, createPageLoadMemo, ticketCovers, verifyTicket, type Ticket } from './ticket.ts';
 
 export interface Rate {
   perSecond: number;
@@ -29,6 +34,12 @@ export interface Collector {
   path: string;
   matches(req: Pick<IncomingMessage, 'url'>): boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * A canary or pin that failed on the server, counted by the server that saw it (the page is told
+   * nothing to report): one `fell-back` session of that release for the device (deviceTag() of
+   * ticket.ts, or null), within the device's cap. Resolves whether it was counted.
+   */
+  recordServerFallback(release: { remote: string; release: string; channel: string }, device: string | null): Promise<boolean>;
   figures(): Figures;
   counters(): Counters;
   close(): void;
@@ -142,6 +153,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 export interface CollectorOptions {
   /** createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204. */
   store: Pick<HealthStore, 'figures' | 'append'>;
+  /** ticketSecrets() (ticket.ts): a batch counts only with a ticket signed with one of them. */
+  secrets: Buffer[];
   /** The clock batches are counted at (ms). */
   now?: () => number;
   /** RATE_DEFAULTS overrides. */
@@ -161,8 +174,26 @@ export interface CollectorOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * The key the front door routes a batch by (`?k=`, the ticket's last characters: part of its
+ * signature), so every copy of one ticket reaches the same instance and its page-load memo.
+ */
+export const routingKey = (ticket: string): string => ticket.slice(-16);
+
+/** Why a verified ticket's batch is refused, or null; override reports it does not name are dropped (`kept`). */
+function coverage(ticket: Ticket, reports: readonly Report[]): { error: string; kept?: undefined } | { kept: Report[]; error?: undefined } {
+  const kept: Report[] = [];
+  for (const report of reports) {
+    if (ticketCovers(ticket, report)) kept.push(report);
+    // A QA pin is chosen in the browser, so no ticket names it; its sessions never decide a rollout.
+    else if (report.channel !== 'override') return { error: `the page was not given ${report.remote} ${report.release} (${report.channel})` };
+  }
+  return { kept };
+}
+
 export function createCollector({
   store,
+  secrets,
   now = Date.now,
   rate = {},
   globalRate = {},
@@ -175,6 +206,8 @@ export function createCollector({
   const keyOf = clientOf ?? ((req: IncomingMessage) => clientKey(clientAddress(req, trusted)) || 'unknown');
   const limit = createRateLimit({ ...RATE_DEFAULTS, ...rate }, now);
   const all = createRateLimit({ ...GLOBAL_RATE_DEFAULTS, ...globalRate, maxClients: 1 }, now);
+  const pageLoads = createPageLoadMemo();
+  const devices = createDeviceCounter();
   const startedAt = now();
   // Monotonic counts since start, for OTLP (the figures forget what leaves their window).
   const reportCounts = new Map<string, number>();
@@ -185,7 +218,7 @@ export function createCollector({
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { pathname } = new URL(req.url ?? '/', 'http://collector');
+    const { pathname, searchParams } = new URL(req.url ?? '/', 'http://collector');
     if (pathname !== REPORTS_PATH) return send(res, 404, 'not found');
     if (req.method !== 'POST') return refuse(res, 405, 'POST only', { Allow: 'POST' });
     if (fromOtherSite(req)) return refuse(res, 403, 'reports come from the site itself');
@@ -196,25 +229,67 @@ export function createCollector({
     if (declared > MAX_BODY_BYTES) return tooLarge();
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === null) return req.destroyed ? undefined : tooLarge();
-    const { reports, error } = parseBatch(body);
+    const { reports, ticket: sent, error } = parseBatch(body);
     if (error !== undefined) return refuse(res, 400, error);
+    const at = now();
+    const check = verifyTicket(sent, { secrets, now: at });
+    if (!check.ok) return refuse(res, 403, sent === undefined ? 'a report needs the page’s ticket' : `ticket refused: ${check.reason}`);
+    const routed = searchParams.get('k');
+    if (routed !== null && routed !== routingKey(sent as string)) return refuse(res, 400, 'k is not this ticket’s');
+    const { kept, error: uncovered } = coverage(check.ticket, reports);
+    if (uncovered !== undefined) return refuse(res, 403, uncovered);
     // Only now is the batch charged: to its client, then to everyone's.
     if (!limit.take(keyOf(req)) || !all.take('all')) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
-    if (isKnownRelease && !reports.every((report) => isKnownRelease(report.remote, report.release))) {
+    if (isKnownRelease && !kept.every((report) => isKnownRelease(report.remote, report.release))) {
       return refuse(res, 400, 'unknown release');
     }
-    if (!store.figures.canRecord(reports)) return refuse(res, 400, 'too many distinct releases');
+    const counted = claim(check.ticket, kept, at);
+    if (counted.length === 0) return send(res, 204);
+    if (!store.figures.canRecord(counted)) return refuse(res, 400, 'too many distinct releases');
     try {
-      await store.append(reports, now());
+      await store.append(counted, at);
     } catch {
       return refuse(res, 503, 'not stored, try again', { 'Retry-After': '5' });
     }
+    countReports(counted);
+    send(res, 204);
+  }
+
+  /** What of the reports counts: each page load once per release, each device within its cap. */
+  function claim(ticket: Ticket, reports: readonly Report[], at: number): Report[] {
+    const counted: Report[] = [];
+    for (const report of reports) {
+      const claimed = pageLoads.claim(ticket, report, at);
+      if (!claimed) continue;
+      const { remote, release, channel } = report;
+      const outcome = claimed.outcome as Report['outcome'];
+      if (outcome !== undefined && !devices.take(ticket, { ...report, outcome }, at)) {
+        if (claimed.vitals && devices.take(ticket, { remote, release, channel }, at)) counted.push({ remote, release, channel, vitals: claimed.vitals });
+        continue;
+      }
+      if (outcome === undefined && !devices.take(ticket, { remote, release, channel }, at)) continue;
+      counted.push({ remote, release, channel, ...(outcome !== undefined && { outcome }), ...(claimed.vitals && { vitals: claimed.vitals }) });
+    }
+    return counted;
+  }
+
+  function countReports(reports: readonly Report[]) {
     for (const { remote, release, channel, outcome } of reports) {
       if (outcome === undefined) continue;
       const key = JSON.stringify([remote, release, channel, outcome]);
       reportCounts.set(key, (reportCounts.get(key) ?? 0) + 1);
     }
-    send(res, 204);
+  }
+
+  async function recordServerFallback({ remote, release, channel }: { remote: string; release: string; channel: string }, device: string | null): Promise<boolean> {
+    const at = now();
+    const report = { remote, release, channel: channel as Report['channel'], outcome: 'fell-back' as const };
+    // Without a device the server's render stands for one device of its own.
+    const seen: Ticket = { pageLoad: randomUUID(), issuedAt: at, device, releases: [] };
+    if (!devices.take(seen, report, at) || !store.figures.canRecord([report])) return false;
+    await store.append([report], at);
+    countReports([report]);
+    return true;
   }
 
   const collector: Collector = {
@@ -222,6 +297,7 @@ export function createCollector({
     /** Whether a request is the collector's to answer (the server routes it here). */
     matches: (req) => new URL(req.url ?? '/', 'http://collector').pathname === REPORTS_PATH,
     handle,
+    recordServerFallback,
     /** The live figures (control-plane/src/health/figures.ts), for the guard and the status. */
     figures: () => store.figures,
     /** Counts since the collector started: accepted reports per series and outcome, refused batches per status. */

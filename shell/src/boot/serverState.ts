@@ -22,6 +22,8 @@ export interface ServerState {
   chosen: Partial<Record<RemoteName, ChosenRelease>>;
   /** Catalogue answers by URL. */
   catalogue: Record<string, unknown>;
+  /** The page's release-health ticket: its reports count only with it (docs/architecture.md, "Release health"). */
+  ticket?: string;
   /** The member the page was rendered for (the hint cookie), or null for a visitor. */
   member: string | null;
   /** Set when the server rendered another page than the address asked for (a guard's answer). */

@@ -6,7 +6,8 @@ const LAST_GOOD = 'netnet:remote-map';
 
 function remember(map: RemoteMap): void {
   try {
-    localStorage.setItem(LAST_GOOD, JSON.stringify(map));
+    // The ticket was this page load's: a later load using the copy has none.
+    localStorage.setItem(LAST_GOOD, JSON.stringify({ remotes: map.remotes }));
   } catch {
     // storage refused: the next failure has no fallback, as before
   }

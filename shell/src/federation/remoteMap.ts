@@ -34,6 +34,8 @@ export interface RemoteRollout {
 
 export interface RemoteMap {
   remotes: Partial<Record<RemoteName, RemoteRollout>>;
+  /** This page load's release-health ticket, when the server signed one (docs/architecture.md, "Release health"). */
+  ticket?: string;
 }
 
 export class RemoteMapError extends Error {}
@@ -115,7 +117,7 @@ export function parseRemoteMap(value: unknown): RemoteMap {
     if (!isObject(raw)) throw new RemoteMapError(`The map gives no valid address for ${name}.`);
     remotes[name] = remoteRollout(name, raw);
   }
-  return { remotes };
+  return typeof value.ticket === 'string' ? { remotes, ticket: value.ticket } : { remotes };
 }
 
 export async function fetchRemoteMap(source: string | Promise<Response> = '/remotes.json'): Promise<RemoteMap> {

@@ -6,7 +6,10 @@ import type { HealthReport } from './reports';
 // fetch with keepalive where there is no beacon or the browser declines it. A report lost is a
 // session not counted, never something the member sees: nothing here throws.
 
-const REPORTS_URL = '/health/reports';
+const REPORTS_PATH = '/health/reports';
+// The front door sends every batch of one ticket to the same server, which counts each page load
+// once: it routes by this key, the ticket's last characters (control-plane/src/health/collector.ts).
+const reportsUrl = (ticket?: string) => (ticket === undefined ? REPORTS_PATH : `${REPORTS_PATH}?k=${encodeURIComponent(ticket.slice(-16))}`);
 // The collector's limits per POST, from the list it reads too (shared/src/health/reportLimits.json):
 // a batch over them is refused whole.
 export const MAX_REPORTS = limits.maxReports;
@@ -49,14 +52,14 @@ export function bodiesFor(reports: readonly HealthReport[], ticket?: string): st
   return bodies;
 }
 
-function post(body: string): void {
+function post(url: string, body: string): void {
   try {
-    if (beaconOf()?.(REPORTS_URL, body)) return;
+    if (beaconOf()?.(url, body)) return;
   } catch {
     // The browser refused the beacon outright: try fetch.
   }
   try {
-    fetchOf()?.(REPORTS_URL, { method: 'POST', keepalive: true, body, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
+    fetchOf()?.(url, { method: 'POST', keepalive: true, body, headers: { 'Content-Type': 'text/plain' } }).catch(() => {});
   } catch {
     // Nothing left to try; the reports are lost.
   }
@@ -64,5 +67,5 @@ function post(body: string): void {
 
 /** Sends reports now, with the page's ticket, in as many batches as the collector's limits need. */
 export function sendReports(reports: readonly HealthReport[], ticket?: string): void {
-  for (const body of bodiesFor(reports, ticket)) post(body);
+  for (const body of bodiesFor(reports, ticket)) post(reportsUrl(ticket), body);
 }

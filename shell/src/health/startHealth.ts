@@ -21,6 +21,8 @@ const SETTLE_DELAY_MS = 2000;
 interface HealthOptions {
   /** The remote whose page was the document's first: its LCP, and so the page's vitals, are its. */
   firstRemote: RemoteName;
+  /** The page's ticket from the server (its state or /remotes.json): without it no report counts. */
+  ticket?: string | undefined;
 }
 
 /** Nothing here may reach the member: a failure of the reports only loses reports. */
@@ -35,8 +37,9 @@ const safely =
   };
 
 /** Starts the reports for this document; returns the teardown (for tests: a page never stops them). */
-export function startHealth({ firstRemote }: HealthOptions): () => void {
-  if (!canSend()) return () => {};
+export function startHealth({ firstRemote, ticket }: HealthOptions): () => void {
+  // Without a ticket (a map from the browser's last good copy) nothing sent would count.
+  if (!canSend() || ticket === undefined) return () => {};
   const sessions = createSessions();
   // Every release this page has loaded, by folder: an uncaught error from its files is its failure.
   const loaded = new Map<string, LoadedRelease>();
@@ -51,7 +54,8 @@ export function startHealth({ firstRemote }: HealthOptions): () => void {
     let news = false;
     for (const [remote, status] of Object.entries(getRolloutStatus().remotes) as [RemoteName, RemoteStatus | undefined][]) {
       if (!status) continue;
-      if (status.fellBackFrom) news = settle({ remote, ...status.fellBackFrom }, 'fell-back') || news;
+      const fellBack = status.fellBackFrom;
+      if (fellBack && !fellBack.counted) news = settle({ remote, version: fellBack.version, channel: fellBack.channel }, 'fell-back') || news;
       if (status.state !== 'loaded') continue;
       const release = { remote, version: status.version, channel: status.channel };
       const base = releaseBase(status.entry);
@@ -65,7 +69,7 @@ export function startHealth({ firstRemote }: HealthOptions): () => void {
     if (stopped) return;
     sync();
     const reports = sessions.take();
-    if (reports.length > 0) sendReports(reports);
+    if (reports.length > 0) sendReports(reports, ticket);
   });
 
   /** Something new is waiting: it goes out shortly, or at once when the page is already hidden. */

@@ -15,7 +15,8 @@ export interface RemoteStatus {
   /** What the loaded build says it is (its manifest's build version). */
   buildVersion?: string;
   /** Set when the chosen canary or pin failed and stable was loaded instead. */
-  fellBackFrom?: { version: string; channel: Channel; reason: string };
+  /** `counted`: the server saw the failure and counted it itself, so the page's reports leave it out. */
+  fellBackFrom?: { version: string; channel: Channel; reason: string; counted?: true };
 }
 
 export interface RolloutStatus {

@@ -17,6 +17,9 @@ import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
 import { createRenderGate, type RenderGateOptions } from './renderGate';
 import { compileRoutes } from './routes';
+import { ticketReleases, type TicketIdentity, type TicketRelease } from './ticketReleases';
+
+export { identityOf, ticketReleases } from './ticketReleases';
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
 // composed page as HTML — the shell frame and the page's area rendered with the release this
@@ -35,6 +38,16 @@ export interface PageServerOptions {
   budgetMs?: number;
   /** The render cap (renderGate.ts); RENDERS by default. */
   renders?: Partial<RenderGateOptions>;
+  /**
+   * Signs the page's release-health ticket for the releases it may report on (none: the page
+   * carries no ticket, and its reports do not count).
+   */
+  ticket?: (releases: TicketRelease[], identity: TicketIdentity) => string | undefined;
+  /**
+   * Counts a canary or pin that failed on the server by its own fault as a fell-back session of
+   * that release: the server saw it, so the page need not (and cannot) say so.
+   */
+  onServerFallback?: (release: TicketRelease, identity: TicketIdentity) => void;
 }
 
 /** What the server in front knows about a request that its headers alone cannot be trusted for (scripts/serve.mjs). */
@@ -79,7 +92,7 @@ interface Area {
   hashes: ReadonlyMap<string, string> | null;
 }
 
-export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS, renders = {} }: PageServerOptions): PageServer {
+export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
   const page = parseTemplate(template);
   setRuntimeConfig(config);
   const routes = compileRoutes();
@@ -136,7 +149,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     // a busy server asks that server for nothing more before it starts.
     const clientOnly = () => {
       const coding = chooseEncoding(req.headers['accept-encoding']);
-      const state = clientState(req, member);
+      const state = clientState(req, { member, device });
       const body = state ? compress(Buffer.from(withState(page, '', state)), coding) : clientPage(coding);
       res.writeHead(200, { ...headers, ...(coding && { 'Content-Encoding': coding }), 'Content-Length': String(body.length) });
       res.end(body);
@@ -206,7 +219,10 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
         area = await tryRelease(choice);
         if (area) break;
       }
-      if (area && area.choice !== first && fault !== null) fellBackFrom = { version: first.version, channel: first.channel, reason: `on the server: ${fault}` };
+      if (area && area.choice !== first && fault !== null) {
+        fellBackFrom = { version: first.version, channel: first.channel, reason: `on the server: ${fault}`, ...(onServerFallback && { counted: true as const }) };
+        onServerFallback?.({ remote: entry.remote, version: first.version, channel: first.channel }, { member, device });
+      }
     }
     async function tryRelease(choice: Choice): Promise<Area | null> {
       const started = Date.now();
@@ -250,20 +266,27 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       chosen: area ? { [entry.remote]: { ...area.choice, ...(fellBackFrom && { fellBackFrom }) } } : {},
       catalogue: result.catalogue,
       member,
+      ...ticketOf(mapDocument, { member, device }, fellBackFrom && { remote: entry.remote, version: fellBackFrom.version }),
       ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),
     };
     send(req, res, headers, withState(page, result.html, state, area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''));
   }
 
   /** The state of a page left to the browser: no render, no catalogue answers; null when the map cannot be read. */
-  function clientState(req: IncomingMessage, member: string | null): ServerState | null {
+  function clientState(req: IncomingMessage, identity: TicketIdentity): ServerState | null {
     try {
       const map = remoteMap(req);
       parseRemoteMap(map);
-      return { config, map, chosen: {}, catalogue: {}, member };
+      return { config, map, chosen: {}, catalogue: {}, member: identity.member, ...ticketOf(map, identity) };
     } catch {
       return null;
     }
+  }
+
+  /** `{ ticket }` for the page's state, or nothing when the server signs none. */
+  function ticketOf(map: unknown, identity: TicketIdentity, failed?: { remote: string; version: string }): { ticket?: string } {
+    const signed = ticket?.(ticketReleases(map, identity, failed), identity);
+    return signed === undefined ? {} : { ticket: signed };
   }
 
   return Object.assign(servePage, {
