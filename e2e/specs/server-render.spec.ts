@@ -13,6 +13,7 @@ import { collectCspViolations } from '../support/cspViolations';
 import { whenAppRuns } from '../support/navigate';
 import { pageSettled } from '../support/tabVisibility';
 import { catalogueApi, siteUrl } from '../support/site';
+import { metricsOf, sumOf } from '../support/cluster';
 
 // First paint from the server (docs/architecture.md#server-rendering): every page comes as HTML
 // that reads without JavaScript, the browser takes that very HTML over without a mismatch, the
@@ -358,7 +359,9 @@ withShell.describe('server fallbacks', () => {
     if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
   });
 
-  withShell('a canary whose server build throws: the server answers with stable’s render, and the page works', async ({ page, request }) => {
+  withShell('a canary whose server build throws: the server answers with stable’s render, and the page works', async ({ page, request, baseURL }) => {
+    const fellBack = async () => sumOf(await metricsOf(baseURL!), 'netnet_health_reports_total', { release: CANARY, channel: 'canary', outcome: 'fell-back' });
+    const before = await fellBack();
     let html = '';
     const reports = await serverReports(async () => {
       const response = await request.get('/');
@@ -366,8 +369,9 @@ withShell.describe('server fallbacks', () => {
       html = await response.text();
     });
     expect(reports.join('\n')).toContain(`${REMOTE} ${CANARY} (canary) failed to render / on the server: ${THROWN}`);
-    // The canary's own fault: the page says so, and its release-health report counts it against the canary.
-    expect(renderedWith(html)).toMatchObject({ version: STABLE, channel: 'stable', fellBackFrom: { version: CANARY, channel: 'canary', reason: `on the server: ${THROWN}` } });
+    // The canary's own fault: the page says so, and the server that saw it counts it against the canary.
+    expect(renderedWith(html)).toMatchObject({ version: STABLE, channel: 'stable', fellBackFrom: { version: CANARY, channel: 'canary', reason: `on the server: ${THROWN}`, counted: true } });
+    await expect.poll(fellBack).toBe(before + 1);
     expect(html).toContain(TAGLINE);
     // The head links the files hydration needs: stable's.
     const head = html.slice(0, html.indexOf('</head>'));
@@ -379,7 +383,13 @@ withShell.describe('server fallbacks', () => {
     await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
     await whenAppRuns(page);
     expect(await loadedAuth(page)).toMatchObject({ version: STABLE, channel: 'stable', state: 'loaded', fellBackFrom: { version: CANARY, channel: 'canary' } });
-    expect((JSON.parse((await beacon).postData() ?? '{}') as { reports: unknown[] }).reports).toContainEqual({ remote: REMOTE, release: CANARY, channel: 'canary', outcome: 'fell-back' });
+    // The server counted the canary's failure; the page reports the stable that served it, and
+    // says nothing of a canary it never ran (its ticket does not name it).
+    const sent = JSON.parse((await beacon).postData() ?? '{}') as { ticket?: string; reports: { release: string }[] };
+    expect(sent.ticket).toEqual(expect.any(String));
+    expect(sent.reports).toContainEqual({ remote: REMOTE, release: STABLE, channel: 'stable', outcome: 'loaded' });
+    expect(sent.reports.map((report) => report.release)).not.toContain(CANARY);
+    await expect.poll(fellBack).toBe(before + 2);
     await expectWorkingSignUp(page);
   });
 

@@ -123,12 +123,16 @@ export const sumOf = (samples: Sample[], name: string, labels: Record<string, st
     .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
     .reduce((sum, sample) => sum + sample.value, 0);
 
-/** POSTs one release-health batch of `reports` straight to an instance; its status. */
+/**
+ * POSTs one release-health batch of `reports` straight to an instance, as a page load would: with
+ * the ticket that instance's /remotes.json gave it (a new page load each time); its status.
+ */
 export async function postReports(origin: string, reports: object[]): Promise<number> {
+  const { ticket } = (await (await fetch(`${origin}/remotes.json`)).json()) as { ticket?: string };
   const response = await fetch(`${origin}/health/reports`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ reports }),
+    body: JSON.stringify({ ticket, reports }),
   });
   return response.status;
 }

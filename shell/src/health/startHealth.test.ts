@@ -60,10 +60,14 @@ function setVisibility(state: DocumentVisibilityState) {
 }
 
 /** The reports of every beacon so far, one list per beacon. */
+// The page's ticket as the server signed it: every batch carries it, and is routed by its last characters.
+const TICKET = 'eyJ2IjoxfQ.page-load-signature_0123456789abcdef';
 const beacons = () =>
   sendBeacon.mock.calls.map(([url, body]) => {
-    expect(url).toBe('/health/reports');
-    return JSON.parse(body).reports as Record<string, unknown>[];
+    expect(url).toBe('/health/reports?k=0123456789abcdef');
+    const parsed = JSON.parse(body) as { ticket: string; reports: Record<string, unknown>[] };
+    expect(parsed.ticket).toBe(TICKET);
+    return parsed.reports;
   });
 
 const report = (remote: RemoteName, release: string, channel: Channel, outcome: string) => ({ remote, release, channel, outcome });
@@ -114,7 +118,7 @@ it('sends nothing before it starts, then everything that happened before it', as
   expect(mockVitalsLoaded).toBe(false);
 
   setVisibility('visible');
-  stop = startHealth({ firstRemote: 'remote-browse' });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
   await jest.advanceTimersByTimeAsync(1900);
   expect(sendBeacon).not.toHaveBeenCalled();
   await afterSettling();
@@ -130,7 +134,7 @@ it('sends nothing before it starts, then everything that happened before it', as
 });
 
 it('reports a remote loaded later, once the federation runtime says so', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth' });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
   await afterSettling();
   expect(sendBeacon).not.toHaveBeenCalled();
   loaded('remote-title', '1.4.0', 'override');
@@ -145,7 +149,7 @@ it('reports a remote loaded later, once the federation runtime says so', async (
 });
 
 it('reports a canary that falls back after it started, and the stable that served', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth' });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
   fellBack('remote-search', { version: '2.0.0-rc.1', channel: 'override' }, '1.9.0');
   loaded('remote-search', '1.9.0', 'stable');
   mockPlugins[0]!.afterLoadRemote!();
@@ -155,7 +159,7 @@ it('reports a canary that falls back after it started, and the stable that serve
 
 it('a render error replaces loaded before the report goes out; after it, it is one more failed session', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title' });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
   areas.reportAreaError('remote-title', new TypeError('cannot read properties of undefined'), { loading: false });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'boundary-error')]]);
@@ -171,14 +175,14 @@ it('a render error replaces loaded before the report goes out; after it, it is o
 
 it('a page file that fails to load is a failed release, not a render error', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title' });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
   areas.reportAreaError('remote-title', Object.assign(new Error('Loading chunk 823 failed.'), { name: 'ChunkLoadError' }), { loading: false });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'failed')]]);
 });
 
 it('an area failure in a remote the map does not list is no release’s', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth' });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
   areas.reportAreaError('remote-auth', new Error('down'), { loading: true });
   await afterSettling();
   expect(sendBeacon).not.toHaveBeenCalled();
@@ -187,7 +191,7 @@ it('an area failure in a remote the map does not list is no release’s', async 
 it('blames an uncaught error on the release whose files threw it, and no other error on anyone', async () => {
   loaded('remote-title', '1.4.0', 'canary');
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-browse' });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'loaded'), report('remote-browse', '2.0.0', 'stable', 'loaded')]]);
 
@@ -208,7 +212,7 @@ it('blames an uncaught error on the release whose files threw it, and no other e
 
 it('an uncaught error before the report went out replaces loaded', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title' });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
   window.dispatchEvent(new ErrorEvent('error', { message: 'x', filename: `${CDN}/remote-title/1.4.0/823.abc.js` }));
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'uncaught-error')]]);
@@ -216,7 +220,7 @@ it('an uncaught error before the report went out replaces loaded', async () => {
 
 it('sends at once when the page is hidden, and on pagehide', async () => {
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-browse' });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
   setVisibility('hidden');
   expect(beacons()).toEqual([[report('remote-browse', '2.0.0', 'stable', 'loaded')]]);
 
@@ -232,7 +236,7 @@ it('sends the first page’s vitals as samples of its release when web-vitals re
   fellBack('remote-title', { version: '1.4.0', channel: 'canary' }, '1.3.0');
   loaded('remote-title', '1.3.0', 'stable');
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-title' });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
   await afterSettling();
   expect(sendBeacon).toHaveBeenCalledTimes(1);
 
@@ -252,7 +256,7 @@ it('sends the first page’s vitals as samples of its release when web-vitals re
 });
 
 it('sends no vitals for a first page whose remote never loaded', async () => {
-  stop = startHealth({ firstRemote: 'remote-search' });
+  stop = startHealth({ firstRemote: 'remote-search', ticket: TICKET });
   await jest.advanceTimersByTimeAsync(0);
   mockVitals.lcp!({ value: 900 });
   setVisibility('hidden');
@@ -262,7 +266,7 @@ it('sends no vitals for a first page whose remote never loaded', async () => {
 });
 
 it('splits a long queue into batches of 50', async () => {
-  stop = startHealth({ firstRemote: 'remote-browse' });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
   for (let minor = 0; minor < 60; minor += 1) {
     loaded('remote-browse', `2.${minor}.0`, 'canary');
     mockPlugins[0]!.afterLoadRemote!();
@@ -276,16 +280,16 @@ it('uses fetch with keepalive when the browser declines the beacon', async () =>
   const fetch = jest.fn(async (_url: string, _init: RequestInit) => ({ ok: true }));
   Object.defineProperty(globalThis, 'fetch', { value: fetch, configurable: true, writable: true });
   loaded('remote-auth', '1.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-auth' });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
   await afterSettling();
-  expect(fetch).toHaveBeenCalledWith('/health/reports', expect.objectContaining({ method: 'POST', keepalive: true, headers: { 'Content-Type': 'text/plain' } }));
-  expect(JSON.parse(fetch.mock.calls[0]![1].body as string)).toEqual({ reports: [report('remote-auth', '1.0.0', 'stable', 'loaded')] });
+  expect(fetch).toHaveBeenCalledWith('/health/reports?k=0123456789abcdef', expect.objectContaining({ method: 'POST', keepalive: true, headers: { 'Content-Type': 'text/plain' } }));
+  expect(JSON.parse(fetch.mock.calls[0]![1].body as string)).toEqual({ ticket: TICKET, reports: [report('remote-auth', '1.0.0', 'stable', 'loaded')] });
 });
 
 it('does nothing at all where neither a beacon nor fetch exists', async () => {
   delete (navigator as any).sendBeacon;
   loaded('remote-auth', '1.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-auth' });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
   await afterSettling();
   expect(mockPlugins).toHaveLength(0);
   expect(mockVitalsLoaded).toBe(false);
@@ -297,7 +301,7 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   loaded('remote-browse', '2.0.0', 'canary');
   status.recordRemote('remote-search', { version: '3.0.0', channel: 'stable', entry: entry('remote-search', '3.0.0'), bucket: 12, state: 'chosen' });
   areas.reportAreaError('remote-search', new Error('down'), { loading: true });
-  stop = startHealth({ firstRemote: 'remote-title' });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
   window.dispatchEvent(new ErrorEvent('error', { message: 'x', filename: `${CDN}/remote-browse/2.0.0/1.js` }));
   await afterSettling();
   mockVitals.lcp!({ value: 2400 });
@@ -318,4 +322,27 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   const parsed = JSON.parse(execFileSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', check], { input: JSON.stringify(bodies) }).toString());
   expect(parsed.map((result: { error?: string }) => result.error)).toEqual([undefined, undefined, undefined]);
   expect(parsed.map((result: { reports: unknown[] }) => result.reports)).toEqual(bodies.map((body) => JSON.parse(body).reports));
+});
+
+it('sends nothing without the page’s ticket (a map from the browser’s own copy): nothing would count', async () => {
+  loaded('remote-browse', '2.1.0', 'canary');
+  stop = startHealth({ firstRemote: 'remote-browse' });
+  setVisibility('hidden');
+  window.dispatchEvent(new Event('pagehide'));
+  await afterSettling();
+  expect(sendBeacon).not.toHaveBeenCalled();
+});
+
+it('leaves out a fallback the server counted itself, and reports the stable that served', async () => {
+  status.recordRemote('remote-title', {
+    version: '1.3.0',
+    channel: 'stable',
+    entry: entry('remote-title', '1.3.0'),
+    bucket: 12,
+    state: 'loaded',
+    fellBackFrom: { version: '1.4.0', channel: 'canary', reason: 'on the server: it threw', counted: true },
+  });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  await afterSettling();
+  expect(beacons()).toEqual([[report('remote-title', '1.3.0', 'stable', 'loaded')]]);
 });

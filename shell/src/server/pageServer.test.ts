@@ -233,3 +233,30 @@ describe('the device cookie', () => {
     expect(response!.head).toMatch(/\r\nset-cookie: netnet-device=[\w-]+; Path=\/; Max-Age=\d+; SameSite=Lax\r\n/i);
   });
 });
+
+describe('the release-health ticket', () => {
+  const map = {
+    remotes: {
+      'remote-title': {
+        stable: { version: '1.3.0', entry: 'http://cdn.test/remote-title/1.3.0/mf-manifest.json' },
+        canary: { version: '1.4.0', entry: 'http://cdn.test/remote-title/1.4.0/mf-manifest.json', percent: 100 },
+        pinnable: [],
+      },
+    },
+  };
+  it('goes with the page, rendered or left to the browser, signed for the releases this device was given', async () => {
+    const ticket = jest.fn((releases: unknown[], identity: unknown) => `signed ${JSON.stringify({ releases, identity })}`);
+    const port = await serve({ remoteMap: () => map, ticket, renders: { maxInFlight: 1, maxWaiting: 0, maxWaitMs: 10 } });
+    const { responses } = await raw(port, get('/').repeat(2), 2);
+    const given = [
+      { remote: 'remote-title', version: '1.3.0', channel: 'stable' },
+      { remote: 'remote-title', version: '1.4.0', channel: 'canary' },
+    ];
+    for (const response of responses) {
+      const state = stateOf(response.body.toString('utf8')) as { ticket?: string };
+      expect(state.ticket).toBe(`signed ${JSON.stringify({ releases: given, identity: { member: null, device: 'd1' } })}`);
+    }
+    expect(rendered(responses[0]!.body)).toBe(true);
+    expect(rendered(responses[1]!.body)).toBe(false);
+  });
+});
