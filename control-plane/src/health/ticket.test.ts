@@ -55,6 +55,13 @@ describe('the signature', () => {
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     assert.equal(verifyTicket(`${payload}.${flipped}`, { secrets, now: T0 }).reason, 'signature');
     assert.equal(verifyTicket(`${payload}.${signature.slice(0, 20)}`, { secrets, now: T0 }).reason, 'signature');
+    // The same bytes spelt otherwise (the last character's spare bits): refused, so one ticket has one routing key.
+    const last = signature.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBits = alphabet[(alphabet.indexOf(last) & ~3) | ((alphabet.indexOf(last) + 1) & 3)]!;
+    const respelt = `${signature.slice(0, -1)}${sameBits}`;
+    assert.deepEqual(Buffer.from(respelt, 'base64url'), Buffer.from(signature, 'base64url'));
+    assert.equal(verifyTicket(`${payload}.${respelt}`, { secrets, now: T0 }).reason, 'signature');
   });
 
   it('verifies with a previous secret kept for rotation, and not once it is dropped', () => {

@@ -170,8 +170,12 @@ export function verifyTicket(
   const parts = ticket.split('.');
   if (parts.length !== 2 || !parts.every((part) => BASE64URL.test(part))) return { ok: false, reason: 'malformed' };
   const [payload = '', signature = ''] = parts;
+  const signatureBytes = Buffer.from(signature, 'base64url');
+  // One spelling per ticket: base64url's last character has spare bits, and a ticket written
+  // another way would be another key for the front door's routing (and a replay on another instance).
+  if (signatureBytes.toString('base64url') !== signature) return { ok: false, reason: 'signature' };
   // The signature first: nothing an outsider wrote is parsed.
-  if (!signedBy(secrets, payload, Buffer.from(signature, 'base64url'))) return { ok: false, reason: 'signature' };
+  if (!signedBy(secrets, payload, signatureBytes)) return { ok: false, reason: 'signature' };
   const parsed = parsePayload(payload);
   if (!parsed) return { ok: false, reason: 'malformed' };
   if (parsed.issuedAt > now + TICKET.skewMs) return { ok: false, reason: 'future' };
@@ -183,22 +187,42 @@ export function verifyTicket(
 export const ticketCovers = (ticket: Ticket, { remote, release, channel }: Reported): boolean =>
   ticket.releases.some((named) => named.remote === remote && named.version === release && named.channel === channel);
 
-/** The key one page load's reports on one release are counted under. */
-export const pageLoadKey = (ticket: Ticket, { remote, release, channel }: Reported): string => `${ticket.pageLoad}\0${remote}\0${release}\0${channel}`;
+/**
+ * The key one page load's reports on one release are counted under: the page load id's first 72
+ * bits (random, so as good as the whole to tell page loads apart) and the release, kept short
+ * because a busy instance remembers hundreds of thousands of them.
+ */
+export const pageLoadKey = (ticket: Ticket, { remote, release, channel }: Reported): string =>
+  `${ticket.pageLoad.slice(0, 12)}${remote.slice(7, 9)}${release}${channel[0] ?? ''}`;
+
+// What the memo keeps of a page load's release: when it may go, and bits for what was counted.
+const COUNTED = 1;
+const WAS_LOADED = 2;
+const LATE_FAILURE = 4;
+const VITAL_BITS: Record<string, number> = { lcp: 8, inp: 16, cls: 32 };
+const FLAGS = 64;
+const pack = (expiresMs: number, flags: number) => Math.ceil(expiresMs / 1000) * FLAGS + flags;
+const expiresOf = (entry: number) => Math.floor(entry / FLAGS) * 1000;
+const flagsOf = (entry: number) => entry % FLAGS;
+const vitalBit = (name: string) => VITAL_BITS[name] ?? 0;
 
 /**
  * Each page load counted once per release. The browser sends, per release and page load, one
  * session (its outcome), at most one failure after a session that went out as `loaded`
  * (shell/src/health/reports.ts), and vitals each at most once; claim() passes exactly that and
  * drops the rest, so a ticket replayed a hundred times counts as the one page load it was.
- * Entries last as long as their ticket could still verify; at `maxEntries` (pruned first)
- * new page loads are refused rather than old ones forgotten, which would let a forgotten one count again.
+ * Entries (a number each) last as long as their ticket could still verify; at `maxEntries`
+ * (pruned first, at most once a second) new page loads are refused rather than old ones
+ * forgotten, which would let a forgotten one count again. A million entries take about 70 MB.
  */
-export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.maxAgeMs }: { maxEntries?: number; maxAgeMs?: number } = {}) {
-  const entries = new Map<string, { expires: number; outcome: string | null; lateFailure: boolean; vitals: Set<string> }>();
+export function createPageLoadMemo({ maxEntries = 1_000_000, maxAgeMs = TICKET.maxAgeMs }: { maxEntries?: number; maxAgeMs?: number } = {}) {
+  const entries = new Map<string, number>();
+  let prunedAt = -Infinity;
 
   function prune(now: number) {
-    for (const [key, entry] of entries) if (entry.expires <= now) entries.delete(key);
+    if (now - prunedAt < 1000) return;
+    prunedAt = now;
+    for (const [key, entry] of entries) if (expiresOf(entry) <= now) entries.delete(key);
   }
 
   return {
@@ -213,28 +237,28 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
     claim(ticket: Ticket, report: Reported, now = Date.now()): Claimed | null {
       const key = pageLoadKey(ticket, report);
       let entry = entries.get(key);
-      if (!entry) {
+      if (entry === undefined) {
         if (entries.size >= maxEntries) prune(now);
         if (entries.size >= maxEntries) return null;
-        entry = { expires: ticket.issuedAt + maxAgeMs + TICKET.skewMs, outcome: null, lateFailure: false, vitals: new Set() };
-        entries.set(key, entry);
+        entry = pack(ticket.issuedAt + maxAgeMs + TICKET.skewMs, 0);
       }
+      let flags = flagsOf(entry);
       const counted: Claimed = {};
       if (report.outcome !== undefined) {
-        if (entry.outcome === null) {
-          entry.outcome = report.outcome;
+        if (!(flags & COUNTED)) {
+          flags |= COUNTED | (report.outcome === 'loaded' ? WAS_LOADED : 0);
           counted.outcome = report.outcome;
-        } else if (entry.outcome === 'loaded' && report.outcome !== 'loaded' && !entry.lateFailure) {
-          entry.lateFailure = true;
+        } else if (flags & WAS_LOADED && report.outcome !== 'loaded' && !(flags & LATE_FAILURE)) {
+          flags |= LATE_FAILURE;
           Object.assign(counted, { outcome: report.outcome, replaces: 'loaded' });
         }
       }
-      const seen = entry.vitals;
-      const fresh = Object.entries(report.vitals ?? {}).filter(([name]) => !seen.has(name));
+      const fresh = Object.entries(report.vitals ?? {}).filter(([name]) => !(flags & vitalBit(name)));
       if (fresh.length > 0) {
-        for (const [name] of fresh) seen.add(name);
+        for (const [name] of fresh) flags |= vitalBit(name);
         counted.vitals = Object.fromEntries(fresh);
       }
+      entries.set(key, pack(expiresOf(entry), flags));
       return Object.keys(counted).length > 0 ? counted : null;
     },
   };
@@ -244,8 +268,8 @@ export function createPageLoadMemo({ maxEntries = 100_000, maxAgeMs = TICKET.max
  * The key a device's reports on one release are counted under, per hour of DEVICE_CAP: sessions
  * (reports with an outcome) apart from vitals-only reports, each kind capped on its own.
  */
-export const deviceKey = (ticket: Ticket, { remote, release, channel, outcome }: Reported, now = Date.now(), windowMs: number = DEVICE_CAP.windowMs): string =>
-  [ticket.device ?? `page:${ticket.pageLoad}`, remote, release, channel, outcome === undefined ? 'vitals' : 'session', Math.floor(now / windowMs)].join('\0');
+export const deviceKey = (device: string, { remote, release, channel, outcome }: Reported, now = Date.now(), windowMs: number = DEVICE_CAP.windowMs): string =>
+  `${device.slice(0, 12)}${remote.slice(7, 9)}${release}${channel[0] ?? ''}${outcome === undefined ? 'v' : 's'}\0${Math.floor(now / windowMs)}`;
 
 /**
  * How many of `offered` sessions a device may still count toward the guard for one release this
@@ -263,7 +287,7 @@ export function sessionsAllowed({ counted, offered = 1, cap = DEVICE_CAP.session
 export function createDeviceCounter({
   cap = DEVICE_CAP.sessions,
   windowMs = DEVICE_CAP.windowMs,
-  maxEntries = 100_000,
+  maxEntries = 500_000,
 }: { cap?: number; windowMs?: number; maxEntries?: number } = {}) {
   const counts = new Map<string, number>();
   let hour = -Infinity;
@@ -278,7 +302,9 @@ export function createDeviceCounter({
         const suffix = `\0${current}`;
         for (const key of counts.keys()) if (!key.endsWith(suffix)) counts.delete(key);
       }
-      const key = deviceKey(ticket, report, now, windowMs);
+      // A page load without a device is its own: the page-load memo already counts it once.
+      if (ticket.device === null) return true;
+      const key = deviceKey(ticket.device, report, now, windowMs);
       const counted = counts.get(key) ?? 0;
       if (sessionsAllowed({ counted, cap }) === 0) return false;
       if (!counts.has(key) && counts.size >= maxEntries) return false;
