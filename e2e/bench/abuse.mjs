@@ -370,10 +370,13 @@ function post(target, { headers = {}, body }) {
 
 /** Junk at 50/s and 10 valid reports from the same address, over `seconds`. */
 async function junkReports(target, seconds) {
-  const map = await (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json();
+  // Each valid report is another page load's: its own map, with its own ticket.
+  const maps = [];
+  for (let i = 0; i < VALID_REPORTS; i += 1) maps.push(await (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json());
   const remote = 'remote-title';
-  const release = map.remotes[remote].stable.version;
-  const valid = JSON.stringify({ reports: [{ remote, release, channel: 'stable', outcome: 'loaded' }] });
+  const release = maps[0].remotes[remote].stable.version;
+  const validOf = ({ ticket }) => JSON.stringify({ ticket, reports: [{ remote, release, channel: 'stable', outcome: 'loaded' }] });
+  const valid = validOf(maps[0]);
   const junk = [
     { body: 'not json' },
     { body: '{"reports":[]}' },
@@ -392,7 +395,7 @@ async function junkReports(target, seconds) {
     if (wait > 0) await sleep(wait);
     sent.push(post(target, junk[i % junk.length]).then((status) => (junkStatuses[status] = (junkStatuses[status] ?? 0) + 1)));
     if (i % validEvery === Math.floor(validEvery / 2) && validStatuses.length < VALID_REPORTS) {
-      validStatuses.push(post(target, { body: valid }));
+      validStatuses.push(post(target, { body: validOf(maps[validStatuses.length]) }));
     }
   }
   await Promise.all(sent);

@@ -25,7 +25,7 @@ import { withTsx } from '../../scripts/tsx.mjs';
 import { getFrom } from '../support/loopbackClients.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { site, SITE } from './site.mjs';
-import { STORE_TARGETS, storeFigures } from './storeFigures.mjs';
+import { BENCH_TICKET_SECRET, STORE_TARGETS, storeFigures } from './storeFigures.mjs';
 
 const TARGETS = { speedUp: 1.6, p99Ms: 100, failed: 0 };
 const DEVICE_COOKIE = 'netnet-device=bench-cluster-device';
@@ -76,7 +76,7 @@ async function startCluster(instances) {
     cwd: root,
     // autocannon's connections all come from 127.0.0.1 but stand for as many members: nginx's
     // per-client page limit (8 at once) would turn most of them away.
-    env: { ...process.env, NETNET_INSTANCES: String(instances), NETNET_NGINX_PAGES_PER_CLIENT: '256', NETNET_NGINX_PAGES_PER_SECOND: '100000' },
+    env: { ...process.env, NETNET_INSTANCES: String(instances), NETNET_NGINX_PAGES_PER_CLIENT: '256', NETNET_NGINX_PAGES_PER_SECOND: '100000', NETNET_TICKET_SECRET: BENCH_TICKET_SECRET },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -21,6 +21,7 @@
 // The load generator and PostgreSQL share the machine with the collector: on 2 cores the figures
 // are what this machine gives, not what a collector alone on it would. No fixed port is used.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,8 +76,11 @@ async function serve(deployDir) {
     appendMs = [];
     return figures;
   };
+  const { ticketSecrets } = await import('../../control-plane/src/health/ticket.ts');
   const collector = createCollector({
     store,
+    // The benchmark's own secret, given by the load generator, which signs each page load's ticket.
+    secrets: ticketSecrets(),
     isKnownRelease: (remote, release) => RELEASES.some(([name, version]) => name === remote && version === release),
     clientOf: (req) => String(req.headers['x-forwarded-for'] ?? req.socket.remoteAddress),
     env: {},
@@ -127,11 +131,21 @@ function options(argv) {
 
 const isGarbage = (n) => n % 10 === 0;
 
+// Each batch is a page load of its own, with the ticket its page would have been given (signed
+// here with the secret the collector's process is started with): the collector checks every one.
+const SECRET = randomBytes(32).toString('base64url');
+let issueTicket;
+const ticketOf = (reports) =>
+  issueTicket({ secrets: [Buffer.from(SECRET)], releases: reports.map(({ remote, release, channel }) => ({ remote, version: release, channel })) });
+
 /** The n-th request: a batch (one in 10 garbage) from one of CLIENTS addresses. */
-const requestOf = (n) => ({
-  headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': `10.0.${(n % CLIENTS) >> 8}.${n % 256}` },
-  body: isGarbage(n) ? GARBAGE[n % GARBAGE.length] : JSON.stringify({ reports: reportsOf(n) }),
-});
+const requestOf = (n) => {
+  const reports = reportsOf(n);
+  return {
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': `10.0.${(n % CLIENTS) >> 8}.${n % 256}` },
+    body: isGarbage(n) ? GARBAGE[n % GARBAGE.length] : JSON.stringify({ ticket: ticketOf(reports), reports }),
+  };
+};
 
 /** Answers by status: { 204: n, 400: n, … }. */
 const tally = (statuses, status) => {
@@ -220,7 +234,11 @@ async function bench() {
   const { createFigures } = await import('../../control-plane/src/health/figures.ts');
   const { readFigures } = await import('../../control-plane/src/store/health.ts');
   const database = await testDatabase();
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', database.dir], { execArgv: withTsx(process.execArgv) });
+  ({ issueTicket } = await import('../../control-plane/src/health/ticket.ts'));
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', database.dir], {
+    execArgv: withTsx(process.execArgv),
+    env: { ...process.env, NETNET_TICKET_SECRET: SECRET },
+  });
   let report;
   try {
     const { port } = await answer(child);

@@ -8,12 +8,16 @@
 //    must hold exactly the reports answered 204, release by release and outcome by outcome.
 // Both use releases published for the run (copies of each remote's build), so the reports are
 // told apart from anyone else's and removed after; the map is put back as found.
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { environment, forgetHealth, healthCounts, openStore, publishCopies, setCanary, setStable } from './clusterStore.mjs';
+import { issueTicket } from '../../control-plane/src/health/ticket.ts';
 import { site, SITE } from './site.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 
+/** The secret the benchmark's cluster signs tickets with, so its load generator can sign them too. */
+export const BENCH_TICKET_SECRET = randomBytes(32).toString('base64url');
 export const STORE_TARGETS = { propagationP99Ms: 1_000, reportsPerSecond: 5_000, reportsP99Ms: 50 };
 
 // The remote whose canary the propagation changes.
@@ -151,6 +155,17 @@ const sameCounts = (a, b) => a.size === b.size && [...a].every(([key, count]) =>
  * default `ulimit -n` of 1,024 allows. A browser whose page connection is still open sends its beacon
  * on it, which is quicker: the figure here is the slower case.
  */
+/**
+ * A page load's ticket for `reports`, as an instance would have signed it: the cluster runs with
+ * the benchmark's secret (BENCH_TICKET_SECRET, given to it as NETNET_TICKET_SECRET).
+ */
+function ticketOf(reports) {
+  return issueTicket({
+    secrets: [Buffer.from(BENCH_TICKET_SECRET)],
+    releases: reports.map(({ remote, release, channel }) => ({ remote, version: release, channel })),
+  });
+}
+
 function postBatch(n, body) {
   const { hostname, port, host, origin } = new URL(SITE);
   return new Promise((resolve, reject) => {
@@ -160,7 +175,8 @@ function postBatch(n, body) {
         // An IPv4 address to connect to: a loopback source cannot reach ::1, where localhost may resolve first.
         host: hostname === 'localhost' ? '127.0.0.1' : hostname,
         port,
-        path: '/health/reports',
+        // Routed by the ticket's key, as a page's beacon is: page loads spread over the instances.
+        path: `/health/reports?k=${encodeURIComponent(JSON.parse(body).ticket.slice(-16))}`,
         method: 'POST',
         localAddress: addressOf(n),
         agent: false,
@@ -195,7 +211,10 @@ async function frontDoorReports(store, { reportsPerSecond, seconds, stable, cana
   const { samples, failures, seconds: sent } = await steadyLoad({
     rate: reportsPerSecond / REPORTS_PER_BATCH,
     duration: seconds,
-    send: (n) => postBatch(n, JSON.stringify({ reports: reportsOf(n, versions) })),
+    send: (n) => {
+      const reports = reportsOf(n, versions);
+      return postBatch(n, JSON.stringify({ ticket: ticketOf(reports), reports }));
+    },
   });
   const statuses = {};
   for (const { status } of samples) statuses[status] = (statuses[status] ?? 0) + 1;
