@@ -25,6 +25,7 @@ const FAKE = new URL('./fakeInstance.mjs', import.meta.url).pathname;
 const SCRIPT = 'console.log("netnet");'.repeat(200);
 const HASHED_JS = 'main.0123456789.js';
 const PAGES_PER_CLIENT = 4;
+const TICKETS_BURST = 20;
 
 async function freePort() {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -85,7 +86,7 @@ before(async () => {
     ports,
     deployDir: join(dir, 'deploy'),
     // Low enough for the test to reach with a handful of requests.
-    limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT },
+    limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT, ticketsPerSecond: 5, ticketsBurst: TICKETS_BURST },
   });
   nginx = spawn(NGINX, args, { stdio: 'inherit' });
   for (let tries = 0; tries < 100; tries += 1) {
@@ -188,6 +189,38 @@ test('one client gets a few page renders at once and 429 past them, while anothe
   assert.equal(other.status, 200, 'the other client was served');
   assert.equal(statuses.filter((status) => status === 200).length, PAGES_PER_CLIENT, `${statuses}`);
   assert.equal(statuses.filter((status) => status === 429).length, 12 - PAGES_PER_CLIENT, `${statuses}`);
+});
+
+test('one client gets a burst of pages and maps (each a release-health ticket), then 429, while another client is served', async () => {
+  const statuses = [];
+  for (let i = 0; i < TICKETS_BURST + 10; i += 1) statuses.push((await getFrom(origin, i % 2 ? '/remotes.json' : '/browse', { client: 110 })).status);
+  assert.ok(statuses.filter((status) => status === 200).length <= TICKETS_BURST + 2, `at most the burst (and what the rate added) went through: ${statuses}`);
+  assert.ok(statuses.slice(-5).every((status) => status === 429), `then 429: ${statuses}`);
+  assert.equal((await getFrom(origin, '/browse', { client: 111 })).status, 200, 'another client is served');
+});
+
+test('every batch of one ticket reaches the same instance (routed by ?k=)', async () => {
+  /** POSTs so far per instance. */
+  const postsByInstance = async () => {
+    const counts = new Map();
+    while (counts.size < 2) {
+      const { pid, posts } = await (await get(`${origin}/posts`)).json();
+      counts.set(pid, posts);
+    }
+    return counts;
+  };
+  // The reports' bucket (1/s, burst 5 here) refilled after the tests before.
+  await sleep(4_500);
+  const before = await postsByInstance();
+  const statuses = [];
+  for (let i = 0; i < 4; i += 1) {
+    const response = await fetch(`${origin}/health/reports?k=the-same-ticket1`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'text/plain' } });
+    statuses.push(response.status);
+  }
+  assert.deepEqual(statuses, [204, 204, 204, 204]);
+  const after = await postsByInstance();
+  const added = [...after].map(([pid, posts]) => posts - (before.get(pid) ?? 0)).sort();
+  assert.deepEqual(added, [0, 4], 'all four on one instance; round robin would have split them');
 });
 
 test('a POST an instance dropped is never sent to another instance', async () => {

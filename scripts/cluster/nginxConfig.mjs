@@ -224,8 +224,7 @@ ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 
     upstream shell_reports {
         zone shell_reports 64k;
         hash $arg_k consistent;
-${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 fail_timeout=1s;`).join('
-')}
+${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 fail_timeout=1s;`).join('\n')}
         keepalive 64;
         keepalive_timeout ${limits.upstreamKeepAlive}s;
         keepalive_requests 10000;
