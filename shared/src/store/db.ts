@@ -29,18 +29,18 @@ let opening: Promise<NetnetDatabase> | null = null;
 
 function open(): Promise<NetnetDatabase> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('indexedDB.open did not answer')), OPEN_TIMEOUT_MS);
-  });
   const database = (async () => {
     if (typeof indexedDB === 'undefined') throw new Error('indexedDB is not defined');
     // Only members' pages open the database: the code that opens it (and its library) is not part
-    // of every page's first load.
+    // of every page's first load. Its download is not the browser's silence: the timeout starts after it.
     const { openNetnetDatabase } = await import(/* webpackChunkName: "idb" */ './openDatabase');
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('indexedDB.open did not answer')), OPEN_TIMEOUT_MS);
+    });
     // Let another tab upgrade or delete the database; the next call reopens it.
-    return openNetnetDatabase(() => (opening = null));
+    return Promise.race([openNetnetDatabase(() => (opening = null)), timeout]);
   })();
-  return Promise.race([database, timeout])
+  return database
     .catch((error: unknown) => {
       throw new StoreUnavailableError(error);
     })
@@ -49,8 +49,12 @@ function open(): Promise<NetnetDatabase> {
 
 /** The open database, opened once per page; a browser without IndexedDB rejects with StoreUnavailableError. */
 export function database(): Promise<NetnetDatabase> {
-  opening ??= open();
-  return opening;
+  const current = (opening ??= open());
+  // A failure is not kept: a browser that was slow or busy once may answer the next call.
+  current.catch(() => {
+    if (opening === current) opening = null;
+  });
+  return current;
 }
 
 /** Closes the connection and forgets it, so the next call opens afresh (tests, and after deleting the database). */

@@ -118,4 +118,19 @@ describe('the database itself', () => {
       jest.useRealTimers();
     }
   });
+
+  it('tries again after a failed open: a browser busy once may answer the next call', async () => {
+    const working = new IDBFactory();
+    let refusing = true;
+    await withoutIndexedDB({
+      open(name: string, version?: number) {
+        if (refusing) throw new DOMException('busy', 'UnknownError');
+        return working.open(name, version);
+      },
+    });
+    await expect(listSaved('ann')).rejects.toBeInstanceOf(StoreUnavailableError);
+    refusing = false;
+    await save('ann', dune);
+    expect((await listSaved('ann')).map((title) => title.name)).toEqual(['Dune']);
+  });
 });
