@@ -85,7 +85,9 @@ export interface RemoteMap {
 export async function remotesJsonOf(origin: string): Promise<RemoteMap> {
   const response = await fetch(`${origin}/remotes.json`, { headers: { 'Cache-Control': 'no-cache' } });
   expect(response.status, `${origin}/remotes.json`).toBe(200);
-  return (await response.json()) as RemoteMap;
+  // The map alone: the release-health ticket beside it is this request's own.
+  const { ticket: _ticket, ...map } = (await response.json()) as RemoteMap & { ticket?: string };
+  return map;
 }
 
 /** The remote map a page rendered by `origin` was given (its netnet-state), as the browser hydrates it. */
