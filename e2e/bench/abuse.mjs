@@ -11,12 +11,17 @@
 //  - junk reports: POSTs the collector must refuse (not JSON, an empty batch, an unknown field, a
 //    wrong content type, an oversized body) at 50/s, with 10 valid reports from the same address
 //    (another page behind the same NAT) spread over the same time. The valid ones are real
-//    'loaded' sessions of the remotes' stable builds in the site's release-health store.
+//    'loaded' sessions of the remotes' stable builds in the site's release-health store;
+//  - forged reports (forged): 40 batches of 50 invented failed sessions from one client that loads
+//    no page, then 40 with a ticket signed with another key, 40 with a real ticket that does not
+//    name the release they report on, and one real page load's batch replayed 100 times; printed
+//    with how many sessions the site counted meanwhile (its /metrics, or the --metrics origins:
+//    behind the front door, the instances' own ports).
 // Targets (issue 26): the visitor gets ≥ 95 % answers with p99 ≤ 500 ms and the server's RSS grows
 // by ≤ 150 MB during each attack; junk keeps none of the 10 valid reports out.
 //
 //   npm run bench:abuse -- [--target http://localhost:8080] [--reuse] [--pid N] [--duration 15]
-//                          [--only quiet,idle,pipeline,pipeline16,junk]
+//                          [--only quiet,idle,pipeline,pipeline16,junk,forged] [--metrics <origin>,…]
 //
 // Without --reuse it builds and starts the site as `npm start` does, measures it and stops it.
 // --target (or NETNET_ABUSE_TARGET) measures a site already running there instead (implies
@@ -26,6 +31,7 @@
 // is another client. Every scenario stops by itself (its duration, a cap on connections opened),
 // and the whole run gives up after 5 minutes.
 import { fork } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
@@ -73,14 +79,16 @@ function options(argv) {
     return number;
   };
   const target = value('--target') ?? process.env.NETNET_ABUSE_TARGET;
-  const only = value('--only')?.split(',') ?? ['quiet', 'idle', 'pipeline', 'pipeline16', 'junk'];
+  const only = value('--only')?.split(',') ?? ['quiet', 'idle', 'pipeline', 'pipeline16', 'junk', 'forged'];
   const pid = value('--pid');
+  const metrics = value('--metrics')?.split(',');
   return {
     target: target ?? site.siteUrl(),
     reuse: argv.includes('--reuse') || target !== undefined,
     pid: pid === undefined ? null : Number(pid),
     duration: positive('--duration', 15),
     only: new Set(only),
+    metrics: metrics ?? null,
   };
 }
 
@@ -368,6 +376,51 @@ function post(target, { headers = {}, body }) {
   });
 }
 
+/** Every session the site counted so far (netnet_health_reports_total over `origins`' /metrics), or null when one hides it. */
+async function countedSessions(origins) {
+  let total = 0;
+  for (const origin of origins) {
+    const response = await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    if (!response?.ok) return null;
+    for (const line of (await response.text()).split('\n')) {
+      if (line.startsWith('netnet_health_reports_total{')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return total;
+}
+
+/** What an outsider's invented reports get, and how many sessions the site counted meanwhile. */
+async function forgedReports(target, metricsOrigins) {
+  const map = async () => (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json();
+  const { ticket, remotes } = await map();
+  const remote = 'remote-title';
+  const release = remotes[remote].stable.version;
+  const invented = Array.from({ length: 50 }, () => ({ remote, release, channel: 'canary', outcome: 'fell-back' }));
+  // A ticket as the site's would look, signed with a key of the attacker's own.
+  const payload = Buffer.from(JSON.stringify({ v: 1, id: randomBytes(16).toString('base64url'), at: Date.now(), d: null, r: [[remote, release, 'canary']] })).toString('base64url');
+  const forged = `${payload}.${createHmac('sha256', randomBytes(32)).update(payload).digest('base64url')}`;
+  const replayed = JSON.stringify({ ticket, reports: [{ remote, release, channel: 'stable', outcome: 'loaded' }] });
+  const cases = [
+    ['40 batches of 50 invented sessions, no ticket', 40, JSON.stringify({ reports: invented })],
+    ['40 batches with a ticket signed with another key', 40, JSON.stringify({ ticket: forged, reports: invented })],
+    ['40 batches with a real ticket not naming the release', 40, JSON.stringify({ ticket, reports: invented })],
+    ['one page load’s real batch replayed 100 times', 100, replayed],
+  ];
+  const before = await countedSessions(metricsOrigins);
+  const rows = [];
+  for (const [label, times, body] of cases) {
+    const statuses = {};
+    for (let i = 0; i < times; i += 1) {
+      const status = await post(target, { body });
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    rows.push({ label, statuses });
+  }
+  await sleep(500);
+  const after = await countedSessions(metricsOrigins);
+  return { rows, counted: before === null || after === null ? null : after - before, sessionsOffered: 3 * 40 * 50 + 100 };
+}
+
 /** Junk at 50/s and 10 valid reports from the same address, over `seconds`. */
 async function junkReports(target, seconds) {
   // Each valid report is another page load's: its own map, with its own ticket.
@@ -471,6 +524,11 @@ async function run() {
     log(`junk reports: ${JUNK_PER_SECOND}/s and ${VALID_REPORTS} valid from ${JUNK_FROM} (10 s)…`);
     junk = await junkReports(target, 10);
   }
+  let forged = null;
+  if (opts.only.has('forged')) {
+    log('forged reports from one client that loads no page…');
+    forged = await forgedReports(target, opts.metrics ?? [`http://${target.host}`]);
+  }
   await ownSite.stopNow();
 
   log('');
@@ -511,6 +569,10 @@ async function run() {
       );
     }
   }
+  if (forged) {
+    for (const row of forged.rows) log(`  forged: ${row.label}: answered ${JSON.stringify(row.statuses)}`);
+    log(`  forged: sessions the site counted meanwhile: ${forged.counted ?? 'not measured (no /metrics: pass --metrics)'} of ${forged.sessionsOffered} offered (1 is the replayed page load's own)`);
+  }
   if (junk) log(`  junk: ${junk.junkSent} junk POSTs answered ${JSON.stringify(junk.junkStatuses)}; valid reports: ${junk.validKept} of ${junk.validSent} counted (statuses ${junk.validStatuses.join(', ')}).`);
   log('');
   log('Targets (issue 26):');
@@ -521,6 +583,7 @@ async function run() {
     const growth = r.memory.peakMb - r.memory.beforeMb;
     log(`  ${mark(growth <= TARGETS.rssGrowthMb)} ${r.key}: RSS growth ${f0(growth)} MB   target ≤ ${TARGETS.rssGrowthMb} MB`);
   }
+  if (forged?.counted !== null && forged) log(`  ${mark(forged.counted <= 1)} forged: sessions counted ${forged.counted}   target ≤ 1 (the one real page load)`);
   if (junk) log(`  ${mark(junk.validKept === TARGETS.validKept)} junk: valid reports counted ${junk.validKept} of ${junk.validSent}   target ${TARGETS.validKept}`);
   ownSite.exit(0);
 }
