@@ -32,12 +32,14 @@ const VISITORS_MEETING_THE_CANARY = 30;
 // loaded. More would load the machine enough to slow the server renders of the specs running beside.
 const AT_ONCE = 4;
 
-const test = testWithShell(ENVIRONMENT, { guard: { intervalMs: 2_000 } });
+// The guard as `npm start` runs it: every 5 s.
+const test = testWithShell(ENVIRONMENT, { guard: {} });
 test.describe.configure({ mode: 'serial' });
 const cli = deployCli(ENVIRONMENT);
 let staging: string;
 
 interface GuardEntry {
+  at: string;
   remote: string;
   action: string;
   version: string;
@@ -66,6 +68,8 @@ interface Visit {
   ticket?: string;
   /** The beacon's address and body, as the page sent them. */
   beacon: { url: string; body: string };
+  /** When the beacon went (ms). */
+  sentAt: number;
 }
 
 /** One new visitor on `/`: the page works, and its browser sends its reports. */
@@ -81,12 +85,13 @@ async function visit(browser: Browser, baseURL: string): Promise<Visit> {
     await expect(page.getByRole('button', { name: 'Get Started' }).first()).toBeEnabled();
     await expect(page.getByText('This part of Netnet is unavailable right now')).toHaveCount(0);
     const beacon = await sent;
+    const sentAt = Date.now();
     const status = await page.evaluate((remote) => (window as unknown as { 'netnet:remotes': Record<string, Omit<Visit, 'reports'>> })['netnet:remotes'][remote], REMOTE);
     expect(errors, 'uncaught errors').toEqual([]);
     if (!status) throw new Error(`the page says nothing of ${REMOTE}`);
     const body = beacon.postData() ?? '{}';
     const { reports, ticket } = JSON.parse(body) as { reports: unknown[]; ticket?: string };
-    return { ...status, reports, ticket, beacon: { url: beacon.url(), body } };
+    return { ...status, reports, ticket, beacon: { url: beacon.url(), body }, sentAt };
   } finally {
     await context.close();
   }
@@ -145,6 +150,11 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
   console.log(`rolled back ${((Date.now() - metAt) / 1000).toFixed(1)} s after the last visits, ${metCanary.length} of ${visits.length} visitors having met the canary`);
   const rollback = (await rollout()).guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
   expect(rollback).toMatchObject({ action: 'rollback' });
+  // Within 15 s of the 8th failed session's beacon, with npm start's guard interval.
+  const eighth = metCanary.map((one) => one.sentAt).sort((a, b) => a - b)[7]!;
+  const after = Date.parse(rollback!.at) - eighth;
+  console.log(`rolled back ${(after / 1000).toFixed(1)} s after the 8th failed session's beacon`);
+  expect(after).toBeLessThanOrEqual(15_000);
   const [, failed, sessions] = /^failure rate: canary .* failed (\d+) of (\d+) sessions/.exec(rollback!.reason) ?? [];
   // Judged once 8 sessions had all failed; the beacons of the visitors already on their way may add a few.
   expect(Number(failed)).toBeGreaterThanOrEqual(8);
