@@ -180,7 +180,7 @@ export interface CollectorOptions {
  */
 export const routingKey = (ticket: string): string => ticket.slice(-16);
 
-/** Why a verified ticket's batch is refused, or null; override reports it does not name are dropped (`kept`). */
+/** The reports a verified ticket names (`kept`; a QA pin's it does not name are dropped), or why the batch is refused. */
 function coverage(ticket: Ticket, reports: readonly Report[]): { error: string; kept?: undefined } | { kept: Report[]; error?: undefined } {
   const kept: Report[] = [];
   for (const report of reports) {
@@ -262,13 +262,12 @@ export function createCollector({
       const claimed = pageLoads.claim(ticket, report, at);
       if (!claimed) continue;
       const { remote, release, channel } = report;
-      const outcome = claimed.outcome as Report['outcome'];
-      if (outcome !== undefined && !devices.take(ticket, { ...report, outcome }, at)) {
-        if (claimed.vitals && devices.take(ticket, { remote, release, channel }, at)) counted.push({ remote, release, channel, vitals: claimed.vitals });
-        continue;
-      }
-      if (outcome === undefined && !devices.take(ticket, { remote, release, channel }, at)) continue;
-      counted.push({ remote, release, channel, ...(outcome !== undefined && { outcome }), ...(claimed.vitals && { vitals: claimed.vitals }) });
+      const offered = claimed.outcome as Report['outcome'];
+      const outcome = offered !== undefined && devices.take(ticket, { remote, release, channel, outcome: offered }, at) ? offered : undefined;
+      // Vitals ride with a session that counts; without one they have a cap of their own.
+      const vitals = claimed.vitals && (outcome !== undefined || devices.take(ticket, { remote, release, channel }, at)) ? claimed.vitals : undefined;
+      if (outcome === undefined && vitals === undefined) continue;
+      counted.push({ remote, release, channel, ...(outcome !== undefined && { outcome }), ...(vitals && { vitals }) });
     }
     return counted;
   }
