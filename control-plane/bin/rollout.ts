@@ -7,16 +7,17 @@
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runCli } from '../src/deploy/cli.ts';
-import { checkCompatibility, OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
+import { OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
 import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
 import { healthReport } from '../src/deploy/healthStatus.ts';
 import { remoteMapFor } from '../src/deploy/remoteMap.ts';
-import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.ts';
+import { parsePercent } from '../src/deploy/rolloutCommands.ts';
+import { changeRollout, isRolloutCommand } from '../src/deploy/rolloutChange.ts';
 import { DeployError } from '../src/deploy/tree.ts';
 import { site } from '../src/site.ts';
 import { openDatabase, type Store } from '../src/store/database.ts';
 import { listReleases, type Releases } from '../src/store/releases.ts';
-import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout, type Rollout } from '../src/store/rollouts.ts';
+import { auditTrail, environmentName, readRollout, type Rollout } from '../src/store/rollouts.ts';
 
 const USAGE = `usage: npm run rollout -- <command> [--env <name>]
   status [--json]                                what each remote serves, how its releases fared in the last hour
@@ -138,38 +139,18 @@ async function run({
     return guardCommand({ db, environment, options });
   }
 
-  // Each move gives the new rollout and the release it points members at (`gated`), which the
-  // compatibility gate checks once the command itself found it valid: a version that is not
-  // published gets that message, not the gate's. Published means registered in the store.
-  const releases = await listReleases(db);
+  if (!isRolloutCommand(command)) throw new DeployError(`Unknown command "${command}".`);
   // The commands that name a remote check it (assertRemote) before anything else reads it.
   const target = remote ?? '';
-  let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
-  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? '', releases), gated: version });
-  else if (command === 'canary') {
-    if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
-    const percent = parsePercent(values.percent);
-    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent, releases), gated: version });
-  } else if (command === 'promote') {
-    move = (rollout) => ({ next: promote(rollout, target), gated: rollout.remotes[target]?.canary?.version });
-  } else move = (rollout) => ({ next: rollback(rollout, target, releases) });
-
-  // Applied to the map as it is when written, not as it was first read: a command on another
-  // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
-  let next: Rollout | null = null;
-  const written = await updateRollout(
+  if (command === 'canary' && values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
+  const percent = command === 'canary' ? parsePercent(values.percent) : undefined;
+  const written = await changeRollout(
     db,
     environment,
-    (latest) => {
-      const moved = move(latest ?? emptyRollout());
-      if (moved.gated !== undefined) {
-        checkCompatibility({ remote: target, version: moved.gated, skip: values[SKIP] === true, warn: (line) => console.error(line) });
-      }
-      next = moved.next;
-      return next;
-    },
-    { actor: actor(), action: command, remote },
+    { command, remote: target, version, percent, skipGate: values[SKIP] === true },
+    { actor: actor(), warn: (line) => console.error(line) },
   );
+  const next = written.rollout;
   console.log(`${environment}: ${describe(next, target, await listReleases(db))}`);
   console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
 }
