@@ -2,7 +2,7 @@
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
 // Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { runCli } from '../src/deploy/cli.ts';
 import { copyBuild } from '../src/deploy/copyBuild.ts';
 import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
-import { site } from '../src/site.ts';
+import { checkCompressedCopies, checkManifest } from '../src/deploy/verify.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { registerRelease } from '../src/store/releases.ts';
 
@@ -37,20 +37,6 @@ function build(remote: string, version: string, outDir: string): Promise<void> {
     child.on('error', fail);
     child.on('exit', (code) => (code === 0 ? done() : fail(new DeployError(`the build of ${remote} failed (exit ${code}).`))));
   });
-}
-
-/** A release must be what it says: this remote's container, built as this version. */
-function checkManifest(dir: string, remote: string, version: string, label: string) {
-  const path = join(dir, 'mf-manifest.json');
-  if (!existsSync(path)) throw new DeployError(`${label} has no mf-manifest.json: it is not a production build of a remote.`);
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; metaData?: { buildInfo?: { buildVersion?: unknown } } };
-  if (manifest.name !== site.federationName(remote)) {
-    throw new DeployError(`${label} holds ${manifest.name}, not ${remote}.`);
-  }
-  const built = manifest.metaData?.buildInfo?.buildVersion;
-  if (built !== version) {
-    throw new DeployError(`${label} was built as version ${built}, not ${version}; build it with MF_BUILD_VERSION=${version}.`);
-  }
 }
 
 async function main() {
@@ -82,6 +68,10 @@ async function main() {
     }
     else await build(remote, version, staging);
     checkManifest(staging, remote, version, values.from ?? 'the build');
+    // The same checks as an upload's (control-plane/src/deploy/verify.ts): a .br/.gz that no longer
+    // matches its file (the build changed after webpack compressed it) would fail every member's
+    // integrity check once served, so it refuses the release.
+    await checkCompressedCopies(staging, values.from ?? 'the build');
     // Hashed before the rename: a published release always carries the record of its own files.
     writeIntegrity(staging);
     if (existsSync(target)) throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);

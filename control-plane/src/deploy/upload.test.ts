@@ -5,7 +5,7 @@
 // remote-title`), else a small stand-in with the same layout.
 // Run: node --import tsx --test control-plane/src/deploy/upload.test.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -382,5 +382,38 @@ describe('publishUpload', () => {
       table.push({ kind: 'server build that never loads (1 s timeout)', status: (error as UploadRefused).status, message: (error as Error).message });
       return error instanceof UploadRefused && /did not finish loading within 1 s/.test(error.message);
     });
+  });
+});
+
+describe('npm run release -- <remote> --from <dir> (the same check of .br/.gz copies)', () => {
+  /** `npm run release` as a release owner runs it, against a deploy tree of its own and the test's database. */
+  function release(build: string, version: string, origin: string) {
+    const { host, port, user, database } = db.config;
+    const url = `postgresql://${user ?? ''}@/${database ?? ''}?host=${encodeURIComponent(host ?? '')}&port=${port ?? ''}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, NETNET_DEPLOY_DIR: origin, DATABASE_URL: url };
+    delete env.NETNET_ENV;
+    const script = join(root, 'control-plane', 'bin', 'release.ts');
+    const result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), script, REMOTE, '--version', version, '--from', build], { cwd: root, env, encoding: 'utf8' });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  }
+
+  it('refuses a build whose .br no longer matches its file, naming it, and publishes nothing', () => {
+    const origin = mkdtempSync(join(work, 'origin-'));
+    const build = buildAs('3.0.0');
+    writeFileSync(join(build, 'remoteEntry.js'), `${readFileSync(join(build, 'remoteEntry.js'), 'utf8')}\n/* changed after compression */\n`);
+    const result = release(build, '3.0.0', origin);
+    assert.equal(result.code, 1, result.out);
+    assert.match(result.err, /^error: .*: remoteEntry\.js\.(br|gz) is stale: .* the file changed after it was compressed/m);
+    assert.deepEqual(readdirSync(origin).filter((name) => !name.startsWith('.')), [REMOTE]);
+    assert.deepEqual(readdirSync(join(origin, REMOTE)), []);
+  });
+
+  it('publishes the same build once its copies match', async () => {
+    const origin = mkdtempSync(join(work, 'origin-'));
+    const result = release(buildAs('3.0.0'), '3.0.0', origin);
+    assert.equal(result.code, 0, result.err);
+    assert.ok(existsSync(join(origin, REMOTE, '3.0.0', 'integrity.json')));
+    const { rows } = await db.pool.query("SELECT version FROM releases WHERE version = '3.0.0'");
+    assert.equal(rows.length, 1);
   });
 });
