@@ -4,8 +4,12 @@
 // an audit entry (two commands on different remotes both land; two on the same remote at once:
 // one lands, the other is refused); every instance of the site has it within a second.
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
+// With NETNET_CONTROL_URL and NETNET_TOKEN set, every command but `guard` goes through the
+// control-plane API instead (docs/deploy.md, "What a team's pipeline runs").
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { apiTarget } from '../src/api/client.ts';
+import { rolloutThroughApi } from '../src/api/rolloutClient.ts';
 import { runCli } from '../src/deploy/cli.ts';
 import { OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
 import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
@@ -87,6 +91,12 @@ async function main() {
   const stray = Object.keys(values).find((flag) => !['env', 'help', ...(FLAGS[command] ?? [])].includes(flag));
   if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
   const environment = environmentName(process.env, values.env);
+  // With NETNET_CONTROL_URL and NETNET_TOKEN, the API makes the change under the token's scope.
+  const target = apiTarget();
+  if (target) {
+    const { percent, json = false } = values;
+    return rolloutThroughApi({ target, command, remote, version, percent, json, skipGate: values[SKIP] === true, environment });
+  }
 
   const store = await openDatabase({ max: 2 });
   try {

@@ -43,6 +43,8 @@ export const API_LIMITS = Object.freeze({
   uploadBytes: 80 * MiB,
 });
 
+export type ApiLimits = Record<keyof typeof API_LIMITS, number>;
+
 /** The upload's verification and publication (deploy/upload.ts's publishUpload). */
 export interface UploadResult {
   outcome: 'published' | 'unchanged';
@@ -59,13 +61,14 @@ export type PublishUpload = (options: {
   browserOnly?: boolean;
   db: Database;
   deployDir: string;
+  env?: NodeJS.ProcessEnv;
 }) => Promise<UploadResult>;
 
 export interface ApiOptions {
   database: Database;
   publish: PublishUpload;
   env?: NodeJS.ProcessEnv;
-  limits?: Partial<typeof API_LIMITS>;
+  limits?: Partial<ApiLimits>;
 }
 
 /** An answer other than 200: its status and message. */
@@ -91,7 +94,7 @@ interface Route {
 interface Call {
   req: http.IncomingMessage;
   caller: Caller;
-  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: typeof API_LIMITS };
+  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits };
   /** Refuses (403) unless the caller's token allows `action` there. */
   check(action: Action, where: { remote?: string | null; environment?: string | null }): void;
 }
@@ -250,6 +253,7 @@ async function publishCall(call: Call, rawRemote: string, rawVersion: string) {
     browserOnly: browserOnly === 'true',
     db: call.options.database,
     deployDir: deployDir(call.options.env),
+    env: call.options.env,
   });
   if (result.outcome === 'published') {
     // Who published it; the registration itself is publishUpload's, the same as `npm run release`'s.
@@ -326,11 +330,17 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, optio
   send(res, status, body);
 }
 
-/** Closes a client's connections past `perClient` open ones at once (as scripts/serve.mjs does). */
-function limitPerClient(server: http.Server, perClient: number, env: NodeJS.ProcessEnv) {
+/** Closes a client's connections past `perClient` open ones at once (as scripts/serve.mjs does), and silent ones after `headersTimeout`. */
+function limitPerClient(server: http.Server, perClient: number, headersTimeout: number, env: NodeJS.ProcessEnv) {
   const trusted = trustedProxiesFrom(env);
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
+    // Node's header timeout starts with a request's first byte: a socket that sends none is closed here.
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, headersTimeout);
+    silent.unref();
+    socket.once('close', () => clearTimeout(silent));
     if (trusted.has(socket.remoteAddress)) return;
     const key = clientKey(socket.remoteAddress ?? '');
     const count = (open.get(key) ?? 0) + 1;
@@ -349,7 +359,7 @@ function limitPerClient(server: http.Server, perClient: number, env: NodeJS.Proc
 
 /** The API server, not yet listening. */
 export function createApi({ database, publish, env = process.env, limits = {} }: ApiOptions): http.Server {
-  const all = { ...API_LIMITS, ...limits };
+  const all: ApiLimits = { ...API_LIMITS, ...limits };
   const options = { database, publish, env, limits: all };
   const server = http.createServer(
     {
@@ -375,7 +385,7 @@ export function createApi({ database, publish, env = process.env, limits = {} }:
   );
   server.timeout = all.idleTimeout;
   server.maxConnections = all.maxConnections;
-  limitPerClient(server, all.connectionsPerClient, env);
+  limitPerClient(server, all.connectionsPerClient, all.headersTimeout, env);
   return server;
 }
 
