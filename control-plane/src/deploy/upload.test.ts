@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { Database } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { checkServerBuild, publishUpload, UPLOAD_LIMITS, UploadRefused, type UploadResult } from './upload.ts';
 import { releaseFiles } from './verify.ts';
@@ -245,9 +246,40 @@ describe('publishUpload', () => {
   it('publishes a browser-only release without a server build', async () => {
     const build = buildAs('1.0.1');
     rmSync(join(build, 'server'), { recursive: true });
+    // An empty file and a nested folder come through as they are.
+    mkdirSync(join(build, 'assets', 'fonts'), { recursive: true });
+    writeFileSync(join(build, 'assets', 'fonts', 'empty.txt'), '');
     const result = await upload({ bytes: tgz(entriesOf(build)), version: '1.0.1', browserOnly: true });
     assert.equal(result.outcome, 'published');
     assert.equal(existsSync(join(deploy, REMOTE, '1.0.1', 'server')), false);
+    assert.equal(readFileSync(join(deploy, REMOTE, '1.0.1', 'assets', 'fonts', 'empty.txt'), 'utf8'), '');
+  });
+
+  it('lets one of two uploads of a version at once publish it: the same files are "unchanged", other files 409', async () => {
+    const bytes = tgz(entriesOf(buildAs('1.1.0')));
+    const same = await Promise.all([upload({ bytes, version: '1.1.0' }), upload({ bytes, version: '1.1.0' })]);
+    assert.deepEqual(same.map((result) => result.outcome).sort(), ['published', 'unchanged']);
+
+    const other = buildAs('1.2.0');
+    writeFileSync(join(other, 'extra.txt'), 'other bytes');
+    const results = await Promise.allSettled([upload({ bytes: tgz(entriesOf(buildAs('1.2.0'))), version: '1.2.0' }), upload({ bytes: tgz(entriesOf(other)), version: '1.2.0' })]);
+    const published = results.filter((result) => result.status === 'fulfilled');
+    const conflicts = results.filter((result) => result.status === 'rejected').map((result) => result.reason as UploadRefused);
+    assert.equal(published.length, 1);
+    assert.equal(conflicts.length, 1);
+    assert.equal(conflicts[0]?.status, 409);
+    assert.deepEqual(readdirSync(deploy).filter((name) => name.startsWith('.upload-')), []);
+  });
+
+  it('takes the release out of the origin again when the store cannot register it', async () => {
+    const before = await state();
+    const down = { pool: { query: () => Promise.reject(new Error('the store is down')) } } as unknown as Database;
+    await assert.rejects(
+      publishUpload({ remote: REMOTE, version: '1.3.0', body: bodyOf(tgz(entriesOf(buildAs('1.3.0')))), contentType: GZIP, db: down, deployDir: deploy, env: {} }),
+      /remote-title 1\.3\.0 was not published: the store did not register it \(the store is down\)/,
+    );
+    assert.deepEqual(await state(), before);
+    assert.equal(existsSync(join(deploy, REMOTE, '1.3.0')), false);
   });
 
   describe('hostile uploads: each refused with a clear message, nothing published, the origin and the store unchanged', () => {
