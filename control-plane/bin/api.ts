@@ -4,24 +4,15 @@
 // it. Every call needs a token, local mode included: `npm run tokens -- create` makes one, and
 // without NETNET_CONTROL_URL the release and rollout commands keep writing the store directly
 // (docs/deploy.md, "What a team's pipeline runs").
+import { controlPort } from '../src/api/port.ts';
 import { startApi } from '../src/api/server.ts';
 import { listTokens } from '../src/api/tokens.ts';
 import { publishUpload } from '../src/deploy/upload.ts';
 import { messageOf } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 
-const DEFAULT_PORT = 8070;
-
-function portFrom(env: NodeJS.ProcessEnv): number {
-  const raw = env.NETNET_CONTROL_PORT;
-  if (raw === undefined || raw === '') return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) throw new Error(`NETNET_CONTROL_PORT must be a port number, not "${raw}"`);
-  return port;
-}
-
 async function main() {
-  const port = portFrom(process.env);
+  const port = controlPort();
   const database = await openDatabase({ max: 8 });
   const server = await startApi({ database, publish: publishUpload, port });
   const address = server.address();
