@@ -159,6 +159,15 @@ export function extractArchive({
   async function writeEntry(header: Header, stream: NodeJS.ReadableStream & AsyncIterable<Buffer>): Promise<void> {
     const path = checkedPath(header.name, limits);
     if (header.type !== 'file' && header.type !== 'directory') throw kindRefusal(header);
+    // A sparse file in pax's format is a type-0 entry holding a map of its holes, marked by its pax records.
+    const pax = header.pax !== null && typeof header.pax === 'object' ? (header.pax as Record<string, unknown>) : {};
+    if (Object.keys(pax).some((key) => key.startsWith('GNU.sparse.'))) {
+      const size = pax['GNU.sparse.realsize'] ?? pax['GNU.sparse.size'];
+      throw new UploadRefused(
+        422,
+        `the entry ${quoted(String(pax['GNU.sparse.name'] ?? header.name))} is a sparse file${size === undefined ? '' : ` of ${String(size)} bytes`}; a release holds regular files and folders only.`,
+      );
+    }
     entries += 1;
     if (entries > limits.entries) throw new UploadRefused(413, `the archive holds more than ${limits.entries} files and folders.`);
     if (header.type === 'directory') {

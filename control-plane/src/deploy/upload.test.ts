@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,7 +17,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Database } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { checkServerBuild, publishUpload, UPLOAD_LIMITS, UploadRefused, type UploadResult } from './upload.ts';
-import { releaseFiles } from './verify.ts';
+import { checkCompressedCopies, releaseFiles } from './verify.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const realBuild = join(root, 'remote-title', 'dist');
@@ -28,10 +28,24 @@ let deploy: string;
 let work: string;
 const table: { kind: string; status: number | string; message: string }[] = [];
 
+/** A copy of remote-title's real build taken once, if a whole one is at hand (null: the stand-in is used). */
+let real: string | null = null;
+
 before(async () => {
   db = await testDatabase({ max: 2 });
   deploy = mkdtempSync(join(tmpdir(), 'netnet-origin-'));
   work = mkdtempSync(join(tmpdir(), 'netnet-uploads-'));
+  // Copied once and checked whole (a build may be under way in the checkout meanwhile).
+  if (existsSync(realBuild)) {
+    const copy = join(work, 'real-build');
+    try {
+      cpSync(realBuild, copy, { recursive: true });
+      const whole = ['mf-manifest.json', 'remoteEntry.js', 'server/remoteEntry.js'].every((file) => existsSync(join(copy, file)));
+      if (whole && (await checkCompressedCopies(copy, 'the build')) > 0) real = copy;
+    } catch {
+      // Changed while it was copied: the stand-in is used.
+    }
+  }
 });
 after(async () => {
   await db?.close();
@@ -40,7 +54,7 @@ after(async () => {
   if (table.length > 0) {
     const width = Math.max(...table.map((row) => row.kind.length));
     const lines = table.map(({ kind, status, message }) => `${kind.padEnd(width)}  ${String(status)}  ${message.replace(/\n\s*/g, ' ⏎ ')}`);
-    console.log(`\nhostile uploads (${table.length} kinds; ${existsSync(realBuild) ? "remote-title's real build" : 'a stand-in build'}):\n${lines.join('\n')}\n`);
+    console.log(`\nhostile uploads (${table.length} kinds; ${real !== null ? "remote-title's real build" : 'a stand-in build'}):\n${lines.join('\n')}\n`);
   }
 });
 
@@ -50,8 +64,8 @@ let copies = 0;
 /** A build of remote-title as `version` in a folder of its own: the real one, else a stand-in. */
 function buildAs(version: string): string {
   const dir = join(work, `build-${(copies += 1)}`);
-  if (existsSync(realBuild)) {
-    cpSync(realBuild, dir, { recursive: true });
+  if (real !== null) {
+    cpSync(real, dir, { recursive: true });
     editManifest(dir, (manifest) => {
       (manifest.metaData as { buildInfo: { buildVersion: string } }).buildInfo.buildVersion = version;
     });
@@ -306,6 +320,35 @@ describe('publishUpload', () => {
       const bytes = Buffer.concat([tar(good(), { end: false }), header({ name: 'huge.bin', size: 2 * 1024 ** 3 }), Buffer.alloc(1024)]);
       await refused('a 2 GB file (tar header claiming 2 GB)', { bytes: gzipSync(bytes), version: V }, 413, /"huge\.bin" is 2147483648 bytes; a file of a release may hold at most 16 MiB/);
       assert.ok(elapsed < 5000, `refused in ${elapsed} ms`);
+    });
+    for (const format of ['gnu', 'pax']) {
+      it(`a 2 GB sparse file archived by tar --sparse --format=${format}`, async (t) => {
+        const dir = mkdtempSync(join(work, 'sparse-'));
+        cpSync(buildAs(V), dir, { recursive: true });
+        writeFileSync(join(dir, 'huge.bin'), '');
+        truncateSync(join(dir, 'huge.bin'), 2 * 1024 ** 3);
+        let bytes: Buffer;
+        try {
+          bytes = execFileSync('tar', ['-C', dir, '--sparse', `--format=${format}`, '-czf', '-', '.'], { maxBuffer: 256 * 1024 * 1024 });
+        } catch {
+          t.skip('no GNU tar here');
+          return;
+        }
+        const message = format === 'gnu' ? /"\.\/huge\.bin" is of a kind this server does not accept/ : /"\.\/huge\.bin" is a sparse file of 2147483648 bytes/;
+        await refused(`a 2 GB sparse file (tar --sparse --format=${format}, ${bytes.length} bytes)`, { bytes, version: V }, 422, message);
+      });
+    }
+    it('a staging folder left by a crash an hour ago is swept; a fresh one is not', async () => {
+      const old = join(deploy, '.upload-crashed');
+      const fresh = join(deploy, '.upload-running');
+      mkdirSync(join(old, 'release'), { recursive: true });
+      mkdirSync(join(fresh, 'release'), { recursive: true });
+      const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+      utimesSync(old, hourAgo, hourAgo);
+      await assert.rejects(upload({ bytes: Buffer.alloc(0), contentType: TAR, version: V }), UploadRefused);
+      assert.equal(existsSync(old), false);
+      assert.equal(existsSync(fresh), true);
+      rmSync(fresh, { recursive: true });
     });
     it('a compression bomb: 1.5 GB of zeros in a 1.5 MB gzip, stopped at the limit', async () => {
       const member = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });

@@ -5,7 +5,7 @@
 // deploy/<remote>/<version>/ and registered in the store, as `npm run release` does. A refusal
 // leaves the origin folder and the store as they were.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
@@ -131,6 +131,23 @@ function loadError(stderr: string): string | null {
   return stderr.trim() ? stderr.trim().split('\n')[0]!.slice(0, 300) : null;
 }
 
+const STAGING_PREFIX = '.upload-';
+/** A staging folder older than this was left by a process that died mid-upload. */
+const STAGING_LEFT_AFTER_MS = 60 * 60 * 1000;
+
+/** Removes the staging folders that uploads interrupted by a crash left behind. */
+function sweepStaging(deployDir: string, now = Date.now()): void {
+  for (const name of readdirSync(deployDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(deployDir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STAGING_LEFT_AFTER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by another upload's sweep.
+    }
+  }
+}
+
 /** The media type without its parameters, lowercased; null for none. */
 const mediaType = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase() || null;
 
@@ -200,7 +217,8 @@ export async function publishUpload({
   // Private (mode 0700) and inside the origin folder, so the release moves in by a rename; the
   // releases origin never serves it (its name is no remote's).
   mkdirSync(deployDir, { recursive: true });
-  const staging = mkdtempSync(join(deployDir, '.upload-'));
+  sweepStaging(deployDir);
+  const staging = mkdtempSync(join(deployDir, STAGING_PREFIX));
   const release = join(staging, 'release');
   try {
     mkdirSync(release, { mode: 0o755 });
