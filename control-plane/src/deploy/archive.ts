@@ -206,7 +206,13 @@ export function extractArchive({
       body.unpipe(sent as unknown as NodeJS.WritableStream);
       for (const stream of [sent, inflate, expanded]) stream?.destroy();
       tar.destroy();
-      reject(refusalOf(error, gzip, gzipped));
+      // Settled only once the entry being written has let go of the folder (its stream is
+      // destroyed with the archive's), so the caller can remove the folder with nothing recreating it.
+      const refusal = refusalOf(error, gzip, gzipped);
+      current.then(
+        () => reject(refusal),
+        () => reject(refusal),
+      );
     };
     body.on('error', (error: unknown) => fail(new UploadRefused(400, `the upload broke off (${messageOf(error)}).`)));
     body.on('aborted', () => fail(new UploadRefused(400, 'the upload broke off before its end.')));

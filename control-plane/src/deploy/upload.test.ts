@@ -177,10 +177,12 @@ interface Upload {
   remote?: string;
   browserOnly?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** The body as a stream of its own (default: `bytes`, 64 KiB at a time). */
+  body?: Readable;
 }
 
-const upload = ({ bytes, version = '1.0.0', remote = REMOTE, browserOnly, env = {}, ...rest }: Upload): Promise<UploadResult> =>
-  publishUpload({ remote, version, body: bodyOf(bytes), contentType: 'contentType' in rest ? rest.contentType : GZIP, browserOnly, db, deployDir: deploy, env });
+const upload = ({ bytes, version = '1.0.0', remote = REMOTE, browserOnly, env = {}, body, ...rest }: Upload): Promise<UploadResult> =>
+  publishUpload({ remote, version, body: body ?? bodyOf(bytes), contentType: 'contentType' in rest ? rest.contentType : GZIP, browserOnly, db, deployDir: deploy, env });
 
 /** Every file under the origin folder with its hash, and every row of the releases table. */
 async function state() {
@@ -425,6 +427,13 @@ describe('publishUpload', () => {
     it('a truncated gzip', () => {
       const whole = tgz(good());
       return refused('truncated tar.gz', { bytes: whole.subarray(0, Math.floor(whole.length / 2)), version: V }, 400, /the archive is truncated/);
+    });
+    it('an upload that breaks off', () => {
+      const whole = tgz(good());
+      const body = new Readable({ read() {} });
+      body.push(whole.subarray(0, Math.floor(whole.length / 2)));
+      setTimeout(() => body.destroy(new Error('aborted')), 50);
+      return refused('the connection breaks off mid-upload', { bytes: whole, body, version: V }, 400, /the upload broke off \(aborted\)/);
     });
     it('garbage bytes as a tar', () =>
       refused('garbage bytes (as application/x-tar)', { bytes: Buffer.from(Array.from({ length: 4096 }, (_, n) => (n * 7919) % 251)), version: V, contentType: TAR }, 400, /is not a tar archive/));
