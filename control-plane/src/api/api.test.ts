@@ -5,11 +5,13 @@
 // bytes (409), and the connection limits.
 // Run: node --import tsx --test control-plane/src/api/api.test.ts
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
 import { publishUpload } from '../deploy/upload.ts';
@@ -75,12 +77,17 @@ async function request(
 }
 
 /** A remote's build as a test makes it: its manifest, an entry, a page chunk (`extra` changes its bytes). */
-function build(remote: string, version: string, extra = ''): string {
+function build(remote: string, version: string, extra = '', { server = false } = {}): string {
   const dir = join(builds, `${remote}-${version}-${extra.length}-${Math.random().toString(36).slice(2)}`);
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ name: site.federationName(remote), metaData: { buildInfo: { buildVersion: version } } }));
   writeFileSync(join(dir, 'remoteEntry.js'), `/* ${remote} ${version} */`);
   writeFileSync(join(dir, 'assets', 'page.js'), `console.log(${JSON.stringify(extra)});`);
+  if (server) {
+    // What the shell's server evaluates: a Module Federation container (get and init).
+    mkdirSync(join(dir, 'server'));
+    writeFileSync(join(dir, 'server', 'remoteEntry.js'), 'module.exports = { get() {}, init() {} };');
+  }
   return dir;
 }
 
@@ -335,6 +342,71 @@ describe('the control-plane API', { timeout: 600_000 }, () => {
     const badPercent = await request(base, 'PUT', '/v1/environments/production/remotes/remote-title/canary', { token, json: { version: '1.2.0', percent: 10.5 } });
     assert.equal(badPercent.status, 422);
     assert.equal((await request(base, 'PUT', '/v1/environments/production/remotes/remote-title/stable', { token, json: { version: '1.2.0', extra: 1 } })).status, 400);
+  });
+});
+
+describe('npm run release and npm run rollout as clients of the API', { timeout: 120_000 }, () => {
+  const run = promisify(execFile);
+  const bin = (script: string) => join(import.meta.dirname, '..', '..', 'bin', `${script}.ts`);
+  /** A command as a pipeline runs it: its own process, only a URL and a token to reach the site. */
+  async function cli(script: 'release' | 'rollout', args: string[], env: Record<string, string>) {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('NETNET_') && key !== 'DATABASE_URL'));
+    // A deploy folder of its own with no store in it: a command that wrote the store directly would fail or write elsewhere.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'netnet-api-cli-'));
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', bin(script), ...args], { env: { ...clean, NETNET_DEPLOY_DIR: elsewhere, ...env } });
+      return { code: 0, out: stdout, err: stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, out: failed.stdout, err: failed.stderr };
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }
+  let base: string;
+  let token: string;
+  before(async () => {
+    base = await startApi();
+    token = await createToken(db.pool, 'cli-client', { remotes: ['remote-browse'], environments: ['production'], actions: ['*'] }, 'test');
+    await resetMaps();
+  });
+
+  it('publishes through the API with --from, then rolls out, each change recorded under the token', async () => {
+    const env = { NETNET_CONTROL_URL: base, NETNET_TOKEN: token, NETNET_ENV: 'production' };
+    const released = await cli('release', ['remote-browse', '--version', '4.0.0', '--from', build('remote-browse', '4.0.0')], env);
+    // No server build in this fixture: the API refuses it, with the upload's own message, and the command fails.
+    assert.equal(released.code, 1, released.out);
+    assert.match(released.err, /^error: the archive of remote-browse 4\.0\.0 has no server build .*\(the control-plane API answered 422\)$/m);
+    const whole = await cli('release', ['remote-browse', '--version', '4.1.0', '--from', build('remote-browse', '4.1.0', '', { server: true })], env);
+    assert.equal(whole.code, 0, whole.err);
+    assert.match(whole.out, new RegExp(`^published remote-browse 4\\.1\\.0 through ${base.replaceAll('.', '\\.')}: 5 files`, 'm'));
+    const { rows } = await db.pool.query('SELECT published_by FROM releases WHERE remote = $1 AND version = $2', ['remote-browse', '4.1.0']);
+    assert.deepEqual(rows, [{ published_by: 'token:cli-client' }]);
+
+    const canary = await cli('rollout', ['canary', 'remote-browse', '1.2.0', '--percent', '20'], env);
+    assert.equal(canary.code, 0, canary.err);
+    assert.match(canary.out, /^production: remote-browse +stable 1\.0\.0 · canary 1\.2\.0 at 20%/m);
+    assert.deepEqual(await lastAudit(), { actor: 'token:cli-client', action: 'canary', remote: 'remote-browse' });
+
+    const status = await cli('rollout', ['status'], env);
+    assert.equal(status.code, 0, status.err);
+    assert.match(status.out, /^remote-browse +stable 1\.0\.0 · canary 1\.2\.0 at 20% · published /m);
+    assert.doesNotMatch(status.out, /remote-title/, 'only the token’s remotes');
+
+    const before = await snapshot();
+    const refused = await cli('rollout', ['promote', 'remote-title'], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /^error: the token "cli-client" may not promote remote-title in production; nothing was changed\. \(the control-plane API answered 403\)$/m);
+    assert.equal(await snapshot(), before);
+  });
+
+  it('refuses a URL without a token, and a token without a URL, rather than guess', async () => {
+    const noToken = await cli('rollout', ['status'], { NETNET_CONTROL_URL: base });
+    assert.equal(noToken.code, 1);
+    assert.match(noToken.err, /NETNET_CONTROL_URL is set .* but NETNET_TOKEN is not/);
+    const noUrl = await cli('rollout', ['status'], { NETNET_TOKEN: token });
+    assert.equal(noUrl.code, 1);
+    assert.match(noUrl.err, /NETNET_TOKEN is set but NETNET_CONTROL_URL is not/);
   });
 });
 
