@@ -134,10 +134,14 @@ test('a team pipeline publishes, canaries at 10 %, reads the status and promotes
       ['stable', 'canary', 'promote'].map((action) => ({ actor: `token:${TOKEN_NAME}`, action, remote: REMOTE })),
     );
   } finally {
-    await putBack(before);
-    for (const version of [STABLE, CANARY]) rmSync(join(site.deployDir(), REMOTE, version), { recursive: true, force: true });
-    await forgetReleases(REMOTE, [STABLE, CANARY]);
-    await forgetToken(TOKEN_NAME);
     rmSync(staging, { recursive: true, force: true });
+    try {
+      // The releases gone first, so the map put back lists no pin of them (as publishCopies' undo does).
+      for (const version of [STABLE, CANARY]) rmSync(join(site.deployDir(), REMOTE, version), { recursive: true, force: true });
+      await forgetReleases(REMOTE, [STABLE, CANARY]);
+      await putBack(before);
+    } finally {
+      await forgetToken(TOKEN_NAME);
+    }
   }
 });
