@@ -17,6 +17,7 @@ import { remoteMapFor } from '../deploy/remoteMap.ts';
 import { parsePercent } from '../deploy/rolloutCommands.ts';
 import { changeRollout, type RolloutCommand } from '../deploy/rolloutChange.ts';
 import { assertVersion, DeployError, deployDir } from '../deploy/tree.ts';
+import { UPLOAD_LIMITS } from '../deploy/upload.ts';
 import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
@@ -40,7 +41,7 @@ export const API_LIMITS = Object.freeze({
   /** A JSON body (a rollout change). */
   jsonBytes: 16 * 1024,
   /** An upload as sent: the archive limit of deploy/archive.ts, refused from its Content-Length before a byte is read. */
-  uploadBytes: 80 * MiB,
+  uploadBytes: UPLOAD_LIMITS.archiveBytes,
 });
 
 export type ApiLimits = Record<keyof typeof API_LIMITS, number>;
