@@ -170,6 +170,31 @@ describe('the control-plane API', { timeout: 600_000 }, () => {
     assert.match(await response.text(), /^openapi: 3\.0\.\d+$/m);
   });
 
+  it('answers every call its description (control-plane/openapi.yaml) lists, and those only', async () => {
+    const description = readFileSync(join(import.meta.dirname, '..', '..', 'openapi.yaml'), 'utf8');
+    const operations: [string, string][] = [];
+    let path = '';
+    for (const line of description.split('\n')) {
+      const pathLine = /^ {2}(\/v1\/[^:]+):$/.exec(line);
+      if (pathLine) path = pathLine[1]!;
+      else if (/^ {2}\S/.test(line)) path = '';
+      const method = /^ {4}(get|put|post|delete|patch):$/.exec(line);
+      if (path && method) operations.push([method[1]!.toUpperCase(), path]);
+    }
+    assert.equal(operations.length, 7, JSON.stringify(operations));
+    const sample = { remote: 'remote-title', version: '1.0.0', environment: 'production' };
+    for (const [method, template] of operations) {
+      const concrete = template.replace(/\{(\w+)\}/g, (_, name: keyof typeof sample) => sample[name]);
+      const answer = await request(base, method, concrete, { token: tokens.reader });
+      // Known to the server: refused for the reader's scope (403) or answered (status), never 404 or 405.
+      assert.ok([200, 403].includes(answer.status), `${method} ${concrete}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    for (const [method, path] of [['DELETE', '/v1/environments/production/status'], ['GET', '/v1/environments/production/remotes/remote-title/canary']]) {
+      assert.equal((await request(base, method!, path!, { token: tokens.reader })).status, 405, `${method} ${path}`);
+    }
+    assert.equal((await request(base, 'GET', '/v1/releases', { token: tokens.reader })).status, 404);
+  });
+
   it('every token × every remote × every action × two environments: out of scope is 403 and changes nothing', async () => {
     let refused = 0;
     let allowed = 0;
