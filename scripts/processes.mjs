@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { controlPort } from '../control-plane/src/api/port.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
 import { registerPublished } from '../control-plane/src/store/releases.ts';
 import { root } from './build.mjs';
@@ -61,6 +62,19 @@ export async function openSiteStore() {
   const imported = await registerPublished(database.pool, site.remotes);
   if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
   return database;
+}
+
+/**
+ * The control-plane API (control-plane/bin/api.ts) as a process of its own beside the site, on the
+ * store openSiteStore() opened; resolves with its URL once it answers. Every call to it needs a
+ * token (npm run tokens -- create; docs/deploy.md, "What a team's pipeline runs").
+ */
+export async function startControlApi() {
+  const port = controlPort();
+  startProcess('api', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/api.ts')], { NETNET_CONTROL_PORT: String(port) });
+  // Its description is the one answer without a token.
+  await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
+  return `http://127.0.0.1:${port}`;
 }
 
 export function keepServer(server) {

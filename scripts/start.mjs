@@ -1,14 +1,15 @@
 // `npm start`: builds what is out of date, then runs the whole site on localhost —
 // the catalogue service, the Firebase Auth emulator, each remote on its own origin, the published
 // releases (deploy/) on :8090, the store (DATABASE_URL, else an embedded PostgreSQL in
-// deploy/.database/) and the shell on :8080 — and prints one line when it is ready.
+// deploy/.database/), the control-plane API on :8070 and the shell on :8080 — and prints one line
+// when it is ready.
 // Ctrl-C stops everything it started.
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
-import { keepServer, openSiteStore, startAuthEmulator, startProcess, stopAll, waitFor } from './processes.mjs';
+import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 import { serveShell } from './shellServer.mjs';
 
@@ -32,6 +33,9 @@ async function main() {
   const deployDir = site.deployDir();
   mkdirSync(deployDir, { recursive: true });
   keepServer(await serveApp({ dir: deployDir, port: ports.deploy, cors: true, only: (path) => isReleaseFile(path) }));
+  const controlApi = startControlApi();
+  // Awaited once the rest is up; until then a failure must not count as unhandled.
+  controlApi.catch(() => {});
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
@@ -41,7 +45,9 @@ async function main() {
   // release-health reports, and its guard rolls back a canary doing worse than its stable
   // (NETNET_GUARD=off: reports only, e.g. when `npm run rollout -- guard` runs elsewhere).
   keepServer(await serveShell({ port: ports.shell, database, guard: process.env.NETNET_GUARD !== 'off' && {} }));
+  const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`control-plane API on ${apiUrl} (tokens: npm run tokens; without NETNET_CONTROL_URL the release and rollout commands use the store directly)`);
   console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s)`);
 }
 

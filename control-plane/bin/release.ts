@@ -1,17 +1,22 @@
 // `npm run release -- <remote> [--version 1.4.0] [--from <dir>]` (or `npm run release -w <remote>`):
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
 // Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.ts).
+// With NETNET_CONTROL_URL and NETNET_TOKEN set, the build is uploaded to the control-plane API as one
+// archive instead, which verifies and publishes it (docs/deploy.md, "What a team's pipeline runs").
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { apiTarget, callApi, type ApiTarget } from '../src/api/client.ts';
+import { packDirectory } from '../src/api/packArchive.ts';
 import { runCli } from '../src/deploy/cli.ts';
 import { copyBuild } from '../src/deploy/copyBuild.ts';
 import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
-import { site } from '../src/site.ts';
+import { checkCompressedCopies, checkManifest } from '../src/deploy/verify.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { registerRelease } from '../src/store/releases.ts';
 
@@ -39,17 +44,33 @@ function build(remote: string, version: string, outDir: string): Promise<void> {
   });
 }
 
-/** A release must be what it says: this remote's container, built as this version. */
-function checkManifest(dir: string, remote: string, version: string, label: string) {
-  const path = join(dir, 'mf-manifest.json');
-  if (!existsSync(path)) throw new DeployError(`${label} has no mf-manifest.json: it is not a production build of a remote.`);
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; metaData?: { buildInfo?: { buildVersion?: unknown } } };
-  if (manifest.name !== site.federationName(remote)) {
-    throw new DeployError(`${label} holds ${manifest.name}, not ${remote}.`);
-  }
-  const built = manifest.metaData?.buildInfo?.buildVersion;
-  if (built !== version) {
-    throw new DeployError(`${label} was built as version ${built}, not ${version}; build it with MF_BUILD_VERSION=${version}.`);
+/**
+ * Builds (or takes --from) the release in a folder of its own, checks it is what it says, and
+ * uploads it as one tar.gz to the API, which verifies it whole before publishing it.
+ */
+async function publishThroughApi(target: ApiTarget, remote: string, version: string, from: string | undefined) {
+  const staging = mkdtempSync(join(tmpdir(), `netnet-release-${remote}-`));
+  const built = join(staging, 'build');
+  try {
+    if (from) {
+      if (!existsSync(resolve(from))) throw new DeployError(`${from} does not exist.`);
+      copyBuild(resolve(from), built);
+    } else await build(remote, version, built);
+    checkManifest(built, remote, version, from ?? 'the build');
+    const archive = packDirectory(built);
+    const started = Date.now();
+    const { body } = await callApi<{ outcome: string; files: number; bytes: number }>(
+      target,
+      'POST',
+      `/v1/remotes/${encodeURIComponent(remote)}/releases/${encodeURIComponent(version)}`,
+      { archive },
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (body.outcome === 'unchanged') console.log(`${remote} ${version} was published already with exactly these files: nothing changed (${seconds} s).`);
+    else console.log(`published ${remote} ${version} through ${target.url}: ${body.files} files, ${body.bytes} bytes, verified and published in ${seconds} s`);
+    console.log(`next: npm run rollout -- canary ${remote} ${version} --percent 10`);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
@@ -65,6 +86,9 @@ async function main() {
   }
   const remote = assertRemote(positionals[0]);
   const version = assertVersion(values.version ?? (require(`../../${remote}/package.json`) as { version: string }).version);
+  // With NETNET_CONTROL_URL and NETNET_TOKEN: built here, published by the API, which verifies it.
+  const api = apiTarget();
+  if (api) return publishThroughApi(api, remote, version, values.from);
   const target = releaseDir(remote, version);
   const nearby = relative(process.cwd(), target);
   const shown = nearby && !nearby.startsWith('..') ? nearby : target;
@@ -82,6 +106,10 @@ async function main() {
     }
     else await build(remote, version, staging);
     checkManifest(staging, remote, version, values.from ?? 'the build');
+    // The same checks as an upload's (control-plane/src/deploy/verify.ts): a .br/.gz that no longer
+    // matches its file (the build changed after webpack compressed it) would fail every member's
+    // integrity check once served, so it refuses the release.
+    await checkCompressedCopies(staging, values.from ?? 'the build');
     // Hashed before the rename: a published release always carries the record of its own files.
     writeIntegrity(staging);
     if (existsSync(target)) throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);

@@ -4,19 +4,24 @@
 // an audit entry (two commands on different remotes both land; two on the same remote at once:
 // one lands, the other is refused); every instance of the site has it within a second.
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
+// With NETNET_CONTROL_URL and NETNET_TOKEN set, every command but `guard` goes through the
+// control-plane API instead (docs/deploy.md, "What a team's pipeline runs").
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { apiTarget } from '../src/api/client.ts';
+import { rolloutThroughApi } from '../src/api/rolloutClient.ts';
 import { runCli } from '../src/deploy/cli.ts';
-import { checkCompatibility, OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
+import { OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
 import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
 import { healthReport } from '../src/deploy/healthStatus.ts';
 import { remoteMapFor } from '../src/deploy/remoteMap.ts';
-import { parsePercent, promote, rollback, setCanary, setStable } from '../src/deploy/rolloutCommands.ts';
+import { parsePercent } from '../src/deploy/rolloutCommands.ts';
+import { changeRollout, isRolloutCommand } from '../src/deploy/rolloutChange.ts';
 import { DeployError } from '../src/deploy/tree.ts';
 import { site } from '../src/site.ts';
 import { openDatabase, type Store } from '../src/store/database.ts';
 import { listReleases, type Releases } from '../src/store/releases.ts';
-import { auditTrail, emptyRollout, environmentName, readRollout, updateRollout, type Rollout } from '../src/store/rollouts.ts';
+import { auditTrail, environmentName, readRollout, type Rollout } from '../src/store/rollouts.ts';
 
 const USAGE = `usage: npm run rollout -- <command> [--env <name>]
   status [--json]                                what each remote serves, how its releases fared in the last hour
@@ -86,6 +91,12 @@ async function main() {
   const stray = Object.keys(values).find((flag) => !['env', 'help', ...(FLAGS[command] ?? [])].includes(flag));
   if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
   const environment = environmentName(process.env, values.env);
+  // With NETNET_CONTROL_URL and NETNET_TOKEN, the API makes the change under the token's scope.
+  const target = apiTarget();
+  if (target) {
+    const { percent, json = false } = values;
+    return rolloutThroughApi({ target, command, remote, version, percent, json, skipGate: values[SKIP] === true, environment });
+  }
 
   const store = await openDatabase({ max: 2 });
   try {
@@ -138,38 +149,18 @@ async function run({
     return guardCommand({ db, environment, options });
   }
 
-  // Each move gives the new rollout and the release it points members at (`gated`), which the
-  // compatibility gate checks once the command itself found it valid: a version that is not
-  // published gets that message, not the gate's. Published means registered in the store.
-  const releases = await listReleases(db);
+  if (!isRolloutCommand(command)) throw new DeployError(`Unknown command "${command}".`);
   // The commands that name a remote check it (assertRemote) before anything else reads it.
   const target = remote ?? '';
-  let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
-  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, target, version ?? '', releases), gated: version });
-  else if (command === 'canary') {
-    if (values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
-    const percent = parsePercent(values.percent);
-    move = (rollout) => ({ next: setCanary(rollout, target, version ?? '', percent, releases), gated: version });
-  } else if (command === 'promote') {
-    move = (rollout) => ({ next: promote(rollout, target), gated: rollout.remotes[target]?.canary?.version });
-  } else move = (rollout) => ({ next: rollback(rollout, target, releases) });
-
-  // Applied to the map as it is when written, not as it was first read: a command on another
-  // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
-  let next: Rollout | null = null;
-  const written = await updateRollout(
+  if (command === 'canary' && values.percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
+  const percent = command === 'canary' ? parsePercent(values.percent) : undefined;
+  const written = await changeRollout(
     db,
     environment,
-    (latest) => {
-      const moved = move(latest ?? emptyRollout());
-      if (moved.gated !== undefined) {
-        checkCompatibility({ remote: target, version: moved.gated, skip: values[SKIP] === true, warn: (line) => console.error(line) });
-      }
-      next = moved.next;
-      return next;
-    },
-    { actor: actor(), action: command, remote },
+    { command, remote: target, version, percent, skipGate: values[SKIP] === true },
+    { actor: actor(), warn: (line) => console.error(line) },
   );
+  const next = written.rollout;
   console.log(`${environment}: ${describe(next, target, await listReleases(db))}`);
   console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
 }

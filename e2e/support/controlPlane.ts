@@ -129,3 +129,18 @@ export async function startDatabase(): Promise<void> {
   const { startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.ts');
   await startEmbedded();
 }
+
+/** The versions of a remote the store lists as published. */
+export function releasesOf(remote: string): Promise<string[]> {
+  return withStore(async (pool) => {
+    const result = (await pool.query('SELECT version FROM releases WHERE remote = $1 ORDER BY version', [remote])) as { rows: { version: string }[] };
+    return result.rows.map((row) => row.version);
+  });
+}
+
+/** Removes a control-plane API token a spec made (names are never reused, so a revoked one would stay). */
+export function forgetToken(name: string): Promise<void> {
+  return withStore(async (pool) => {
+    await pool.query('DELETE FROM api_tokens WHERE name = $1', [name]);
+  });
+}

@@ -1,8 +1,8 @@
 // `npm run start:cluster`: the production topology on this machine (docs/deploy.md). nginx on
 // http://localhost:8080 serves the shell's files, each remote's build and the published releases
 // from disk and proxies everything else to NETNET_INSTANCES shell instances (2 by default) on
-// their own loopback ports, beside the store, the catalogue and the Auth emulator that `npm start`
-// runs too. nginx is installed with apt-get the first time.
+// their own loopback ports, beside the store, the catalogue, the control-plane API (:8070) and the
+// Auth emulator that `npm start` runs too. nginx is installed with apt-get the first time.
 //
 //   kill -HUP <pid>    rolling restart of every instance (each drains while its successor warms)
 //   Ctrl-C             stops everything it started
@@ -13,7 +13,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from '../build.mjs';
-import { atStop, openSiteStore, startAuthEmulator, startProcess, stopAll, waitFor } from '../processes.mjs';
+import { atStop, openSiteStore, startAuthEmulator, startControlApi, startProcess, stopAll, waitFor } from '../processes.mjs';
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
@@ -64,6 +64,10 @@ async function main() {
   await openSiteStore();
 
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(site.ports.catalogue) });
+  // The control-plane API, on its own port beside the front door: teams' pipelines call it, members never do.
+  const controlApi = startControlApi();
+  // Awaited once the rest is up; until then a failure must not count as unhandled.
+  controlApi.catch(() => {});
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
 
@@ -96,7 +100,9 @@ async function main() {
   process.on('SIGHUP', () => {
     instances.rollingRestart().catch((error) => console.error(`[cluster] rolling restart failed: ${error.message}`));
   });
+  const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`[cluster] control-plane API on ${apiUrl} (docs/deploy.md, "What a team's pipeline runs")`);
   console.log(`[cluster] nginx (${configFile}) in front of ${ports.length} shell instance(s) on ${ports.map((port) => `127.0.0.1:${port}`).join(', ')}`);
   console.log(`Netnet is ready on http://localhost:${site.ports.shell} (started in ${seconds} s; rolling restart: kill -HUP ${process.pid})`);
 }

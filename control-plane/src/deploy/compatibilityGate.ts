@@ -43,9 +43,12 @@ function shellProvides(names: string[], env: NodeJS.ProcessEnv): { provided: Map
   }
 }
 
-/** Why the shell cannot host this published release, one line per problem, or null when it can. */
-function compatibilityProblems(remote: string, version: string, env = process.env): string | null {
-  const path = join(releaseDir(remote, version, env), 'mf-manifest.json');
+/**
+ * Why the shell cannot host this release, one line per problem, or null when it can. `dir`: where
+ * its files are (a published release's folder by default; an upload checks its staging folder).
+ */
+export function compatibilityProblems(remote: string, version: string, env = process.env, dir = releaseDir(remote, version, env)): string | null {
+  const path = join(dir, 'mf-manifest.json');
   let manifest: Manifest;
   try {
     manifest = readJson(path);

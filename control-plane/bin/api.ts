@@ -1,0 +1,39 @@
+// `node --import tsx control-plane/bin/api.ts`: the control-plane API (control-plane/openapi.yaml)
+// on 127.0.0.1:$NETNET_CONTROL_PORT (8070; HOST to listen elsewhere), over the store the site
+// uses (DATABASE_URL, else the embedded PostgreSQL). `npm start` and `npm run start:cluster` run
+// it. Every call needs a token, local mode included: `npm run tokens -- create` makes one, and
+// without NETNET_CONTROL_URL the release and rollout commands keep writing the store directly
+// (docs/deploy.md, "What a team's pipeline runs").
+import { controlPort } from '../src/api/port.ts';
+import { startApi } from '../src/api/server.ts';
+import { listTokens } from '../src/api/tokens.ts';
+import { publishUpload } from '../src/deploy/upload.ts';
+import { messageOf } from '../src/errors.ts';
+import { openDatabase } from '../src/store/database.ts';
+
+async function main() {
+  const port = controlPort();
+  const database = await openDatabase({ max: 8 });
+  const server = await startApi({ database, publish: publishUpload, port });
+  const address = server.address();
+  const where = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : String(port);
+  console.log(`control-plane API on http://${where} (control-plane/openapi.yaml)`);
+  const live = (await listTokens(database.pool)).filter((token) => token.revoked_at === null);
+  if (live.length === 0) console.log('no API token yet: every call gets 401 until one is made (npm run tokens -- create <name> --remotes … --environments … --actions …)');
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    void database.close().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3_000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`control-plane API: ${messageOf(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,404 @@
+// The control-plane API (control-plane/openapi.yaml; docs/deploy.md, "What a team's pipeline
+// runs"): HTTP + JSON, the one way a team's pipeline changes anything. Every call but the
+// description itself carries a token (./tokens.ts) and is checked against its scope before
+// anything is read or written: no token, an unknown, wrong or revoked one → 401; a remote,
+// environment or action outside its scope → 403, nothing changed. Changes go through the same
+// code as `npm run rollout` (deploy/rolloutChange.ts: compare-and-set, audit trail under
+// `token:<name>`), so two conflicting changes at once end as they do there: one lands, the other
+// gets 409. Uploads are verified and published by deploy/upload.ts.
+//
+// The same connection limits as the site's other Node servers (docs/architecture.md, "Limits"),
+// with room for an upload: its body may take a minute, but never stall for more than 10 s.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { messageOf } from '../errors.ts';
+import { healthReport } from '../deploy/healthStatus.ts';
+import { remoteMapFor } from '../deploy/remoteMap.ts';
+import { parsePercent } from '../deploy/rolloutCommands.ts';
+import { changeRollout, type RolloutCommand } from '../deploy/rolloutChange.ts';
+import { assertVersion, DeployError, deployDir } from '../deploy/tree.ts';
+import { UPLOAD_LIMITS } from '../deploy/upload.ts';
+import { site } from '../site.ts';
+import type { Database } from '../store/database.ts';
+import { listReleases } from '../store/releases.ts';
+import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout } from '../store/rollouts.ts';
+import { clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import { allows, authenticate, remotesIn, type Action, type Caller } from './tokens.ts';
+
+const MiB = 1024 * 1024;
+
+/** The API's limits; see the comment at the top. */
+export const API_LIMITS = Object.freeze({
+  headersTimeout: 1_500,
+  /** A whole request, body included: an 80 MiB archive at 1.4 MB/s. */
+  requestTimeout: 60_000,
+  /** A connection that sends nothing (a stalled upload) for this long is closed. */
+  idleTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  /** A pipeline opens a few at a time; this leaves room for several behind one address. */
+  connectionsPerClient: 16,
+  maxConnections: 256,
+  /** A JSON body (a rollout change). */
+  jsonBytes: 16 * 1024,
+  /** An upload as sent: the archive limit of deploy/archive.ts, refused from its Content-Length before a byte is read. */
+  uploadBytes: UPLOAD_LIMITS.archiveBytes,
+});
+
+export type ApiLimits = Record<keyof typeof API_LIMITS, number>;
+
+/** The upload's verification and publication (deploy/upload.ts's publishUpload). */
+export interface UploadResult {
+  outcome: 'published' | 'unchanged';
+  remote: string;
+  version: string;
+  files: number;
+  bytes: number;
+}
+export type PublishUpload = (options: {
+  remote: string;
+  version: string;
+  body: NodeJS.ReadableStream;
+  contentType: string | undefined;
+  browserOnly?: boolean;
+  db: Database;
+  deployDir: string;
+  env?: NodeJS.ProcessEnv;
+}) => Promise<UploadResult>;
+
+export interface ApiOptions {
+  database: Database;
+  publish: PublishUpload;
+  env?: NodeJS.ProcessEnv;
+  limits?: Partial<ApiLimits>;
+}
+
+/** An answer other than 200: its status and message. */
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const OPENAPI = new URL('../../openapi.yaml', import.meta.url);
+const ENVIRONMENT = '([a-z0-9][a-z0-9-]{0,39})';
+const SEGMENT = '([^/]+)';
+
+interface Route {
+  method: string;
+  path: RegExp;
+  handle(call: Call, params: string[]): Promise<{ status?: number; body: unknown }>;
+}
+
+interface Call {
+  req: http.IncomingMessage;
+  caller: Caller;
+  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits };
+  /** Refuses (403) unless the caller's token allows `action` there. */
+  check(action: Action, where: { remote?: string | null; environment?: string | null }): void;
+}
+
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ApiError(400, `"${segment}" is not a valid path segment.`);
+  }
+};
+
+function knownRemote(remote: string): string {
+  if (!site.remotes.includes(remote)) throw new ApiError(404, `Unknown remote "${remote}". Known remotes: ${site.remotes.join(', ')}.`);
+  return remote;
+}
+
+/** A JSON body of at most `limit` bytes, as an object. */
+async function jsonBody(req: http.IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new ApiError(413, `a JSON body may hold at most ${limit} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new ApiError(413, `a JSON body may hold at most ${limit} bytes.`);
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new ApiError(415, 'send the body as application/json.');
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, `the body is not JSON (${messageOf(error)}).`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'the body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+function onlyFields(body: Record<string, unknown>, fields: string[]) {
+  const stray = Object.keys(body).find((key) => !fields.includes(key));
+  if (stray) throw new ApiError(400, `"${stray}" is not a field of this call (${fields.length ? fields.join(', ') : 'it takes none'}).`);
+}
+
+function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value !== undefined && typeof value !== 'boolean') throw new ApiError(400, `"${field}" must be true or false.`);
+  return value;
+}
+
+/** A change of one remote's rollout: stable, canary, promote or rollback. */
+async function rolloutCall(call: Call, command: RolloutCommand, environment: string, rawRemote: string) {
+  const remote = decoded(rawRemote);
+  call.check(command, { remote, environment });
+  knownRemote(remote);
+  const body = await jsonBody(call.req, call.options.limits.jsonBytes);
+  const fields = { stable: ['version', 'skipCompatibilityGate'], canary: ['version', 'percent', 'skipCompatibilityGate'], promote: ['skipCompatibilityGate'], rollback: [] }[command];
+  onlyFields(body, fields);
+  let version: string | undefined;
+  if (command === 'stable' || command === 'canary') {
+    if (typeof body.version !== 'string') throw new ApiError(400, `${command} needs "version", a published version like 1.4.0.`);
+    version = body.version;
+  }
+  let percent: number | undefined;
+  if (command === 'canary') {
+    // The CLI's rule for --percent: a whole number 0–100, as a number or as the text typed.
+    percent = parsePercent(typeof body.percent === 'number' && Number.isInteger(body.percent) ? String(body.percent) : body.percent);
+  }
+  const warnings: string[] = [];
+  const written = await changeRollout(
+    call.options.database.pool,
+    environment,
+    { command, remote, version, percent, skipGate: optionalBoolean(body, 'skipCompatibilityGate') === true },
+    { actor: call.caller.actor, warn: (line) => warnings.push(line), env: call.options.env },
+  );
+  return { body: { environment, mapVersion: written.version, remote, plan: written.rollout.remotes[remote] ?? null, warnings } };
+}
+
+/** What `npm run rollout -- status` shows, for the remotes the token covers. */
+async function statusCall(call: Call, environment: string) {
+  call.check('status', { environment });
+  const db = call.options.database.pool;
+  const remotes = remotesIn(call.caller, site.remotes);
+  const [{ version, rollout }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
+  const health = await healthReport({ db, environment, rollout, remotes });
+  const served = remoteMapFor(environment, { rollout, releases }, call.options.env);
+  const changes = (await auditTrail(db, environment, 50)).filter((entry) => entry.remote !== null && remotes.includes(entry.remote)).slice(0, 10);
+  return {
+    body: {
+      environment,
+      mapVersion: version,
+      pinPolicy: { production: rollout?.production === true, pinRolledBack: rollout?.pinRolledBack === true },
+      health: health.header,
+      remotes: Object.fromEntries(
+        remotes.map((remote) => [
+          remote,
+          {
+            plan: rollout?.remotes[remote] ?? null,
+            served: served.remotes[remote],
+            published: (releases.get(remote) ?? []).map((release) => release.version),
+            health: health.byRemote.get(remote) ?? [],
+          },
+        ]),
+      ),
+      changes: changes.map((entry) => ({ mapVersion: entry.map_version, at: entry.at.toISOString(), actor: entry.actor, action: entry.action, remote: entry.remote })),
+    },
+  };
+}
+
+/** The QA pin policy of an environment: it concerns every remote, so it takes a token for all of them. */
+async function pinPolicyCall(call: Call, environment: string) {
+  call.check('pin', { remote: null, environment });
+  const body = await jsonBody(call.req, call.options.limits.jsonBytes);
+  onlyFields(body, ['production', 'pinRolledBack']);
+  const production = optionalBoolean(body, 'production');
+  const pinRolledBack = optionalBoolean(body, 'pinRolledBack');
+  if (production === undefined && pinRolledBack === undefined) throw new ApiError(400, 'give "production", "pinRolledBack" or both.');
+  const written = await updateRollout(
+    call.options.database.pool,
+    environment,
+    (latest) => {
+      const next = latest ?? emptyRollout();
+      if (production !== undefined) next.production = production;
+      if (pinRolledBack !== undefined) next.pinRolledBack = pinRolledBack;
+      return next;
+    },
+    { actor: call.caller.actor, action: 'pin' },
+  );
+  return { body: { environment, mapVersion: written.version, pinPolicy: { production: written.rollout.production === true, pinRolledBack: written.rollout.pinRolledBack === true } } };
+}
+
+/** A release uploaded as one tar archive (gzip or not), verified, then published and registered. */
+async function publishCall(call: Call, rawRemote: string, rawVersion: string) {
+  const remote = decoded(rawRemote);
+  call.check('publish', { remote });
+  knownRemote(remote);
+  const version = decoded(rawVersion);
+  try {
+    assertVersion(version);
+  } catch (error) {
+    throw new ApiError(400, messageOf(error));
+  }
+  const declared = Number(call.req.headers['content-length'] ?? 0);
+  const { uploadBytes } = call.options.limits;
+  if (declared > uploadBytes) throw new ApiError(413, `the archive is larger than ${uploadBytes / MiB} MiB.`);
+  const query = new URL(call.req.url ?? '/', 'http://api').searchParams;
+  const browserOnly = query.get('browserOnly');
+  if (browserOnly !== null && browserOnly !== 'true' && browserOnly !== 'false') throw new ApiError(400, 'browserOnly is true or false.');
+  const result = await call.options.publish({
+    remote,
+    version,
+    body: call.req,
+    contentType: call.req.headers['content-type'],
+    browserOnly: browserOnly === 'true',
+    db: call.options.database,
+    deployDir: deployDir(call.options.env),
+    env: call.options.env,
+  });
+  if (result.outcome === 'published') {
+    // Who published it; the registration itself is publishUpload's, the same as `npm run release`'s.
+    await call.options.database.pool.query('UPDATE releases SET published_by = $1 WHERE remote = $2 AND version = $3 AND published_by IS NULL', [
+      call.caller.actor,
+      remote,
+      version,
+    ]);
+  }
+  return { status: result.outcome === 'published' ? 201 : 200, body: result };
+}
+
+const ROUTES: Route[] = [
+  { method: 'POST', path: new RegExp(`^/v1/remotes/${SEGMENT}/releases/${SEGMENT}$`), handle: (call, [remote = '', version = '']) => publishCall(call, remote, version) },
+  { method: 'GET', path: new RegExp(`^/v1/environments/${ENVIRONMENT}/status$`), handle: (call, [environment = '']) => statusCall(call, environment) },
+  { method: 'PUT', path: new RegExp(`^/v1/environments/${ENVIRONMENT}/pin-policy$`), handle: (call, [environment = '']) => pinPolicyCall(call, environment) },
+  ...(['stable', 'canary', 'promote', 'rollback'] as const).map(
+    (command): Route => ({
+      // Setting a state is a PUT (the same body twice: the second is refused as "already" or lands again); a step is a POST.
+      method: command === 'stable' || command === 'canary' ? 'PUT' : 'POST',
+      path: new RegExp(`^/v1/environments/${ENVIRONMENT}/remotes/${SEGMENT}/${command}$`),
+      handle: (call, [environment = '', remote = '']) => rolloutCall(call, command, environment, remote),
+    }),
+  ),
+];
+
+/** The status a thrown error is answered with. */
+function statusOf(error: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  const status: unknown = error !== null && typeof error === 'object' && 'status' in error ? error.status : undefined;
+  // An UploadRefused (deploy/verify.ts) says its own: 400, 409, 413, 415 or 422.
+  if (error instanceof DeployError && typeof status === 'number' && status >= 400 && status < 500) return status;
+  if (error instanceof Conflict) return 409;
+  // The command's own refusal (not published, no canary, the compatibility gate…): the CLI's message, as 422.
+  if (error instanceof DeployError) return 422;
+  return 500;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
+  res.end(text);
+}
+
+const bearer = (req: http.IncomingMessage) => /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, options: Call['options']) {
+  const path = new URL(req.url ?? '/', 'http://api').pathname;
+  if (path === '/openapi.yaml' && (req.method === 'GET' || req.method === 'HEAD')) {
+    res.writeHead(200, { 'Content-Type': 'application/yaml', 'Cache-Control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : readFileSync(OPENAPI));
+    return;
+  }
+  // Who is calling, before anything else is said: without a valid token, not even whether a path exists.
+  const caller = await authenticate(options.database.pool, bearer(req));
+  if (!caller) throw new ApiError(401, 'a valid token is needed: send "Authorization: Bearer <token>" (npm run tokens -- create, docs/deploy.md).');
+  const matches = ROUTES.filter((route) => route.path.test(path));
+  if (matches.length === 0) throw new ApiError(404, `no such call: ${path} (control-plane/openapi.yaml lists them).`);
+  const route = matches.find((candidate) => candidate.method === req.method);
+  if (!route) throw new ApiError(405, `${req.method} is not a method of ${path}; ${matches.map((candidate) => candidate.method).join(', ')} is.`);
+  const params = route.path.exec(path)?.slice(1) ?? [];
+  const call: Call = {
+    req,
+    caller,
+    options,
+    check(action, where) {
+      if (!allows(caller, action, where)) {
+        const place = [where.remote === null ? 'every remote' : where.remote, where.environment && `in ${where.environment}`].filter(Boolean).join(' ');
+        throw new ApiError(403, `the token "${caller.name}" may not ${action} ${place}; nothing was changed.`);
+      }
+    },
+  };
+  const { status = 200, body } = await route.handle(call, params);
+  send(res, status, body);
+}
+
+/** Closes a client's connections past `perClient` open ones at once (as scripts/serve.mjs does), and silent ones after `headersTimeout`. */
+function limitPerClient(server: http.Server, perClient: number, headersTimeout: number, env: NodeJS.ProcessEnv) {
+  const trusted = trustedProxiesFrom(env);
+  const open = new Map<string, number>();
+  server.on('connection', (socket) => {
+    // Node's header timeout starts with a request's first byte: a socket that sends none is closed here.
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, headersTimeout);
+    silent.unref();
+    socket.once('close', () => clearTimeout(silent));
+    if (trusted.has(socket.remoteAddress)) return;
+    const key = clientKey(socket.remoteAddress ?? '');
+    const count = (open.get(key) ?? 0) + 1;
+    if (count > perClient) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
+}
+
+/** The API server, not yet listening. */
+export function createApi({ database, publish, env = process.env, limits = {} }: ApiOptions): http.Server {
+  const all: ApiLimits = { ...API_LIMITS, ...limits };
+  const options = { database, publish, env, limits: all };
+  const server = http.createServer(
+    {
+      headersTimeout: all.headersTimeout,
+      requestTimeout: all.requestTimeout,
+      keepAliveTimeout: all.keepAliveTimeout,
+      // Node checks the header and request timeouts on this interval: well under them.
+      connectionsCheckingInterval: Math.min(250, all.headersTimeout / 2),
+    },
+    (req, res) => {
+      answer(req, res, options).catch((error: unknown) => {
+        const status = statusOf(error);
+        if (status === 500) console.error(`[api] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        // A body not read to its end (a refused upload) is not waited for: the answer closes the connection.
+        const unread = !req.complete;
+        send(res, status, { error: status === 500 ? 'the control plane failed; see its log.' : messageOf(error) }, unread ? { Connection: 'close' } : {});
+      });
+    },
+  );
+  server.timeout = all.idleTimeout;
+  server.maxConnections = all.maxConnections;
+  limitPerClient(server, all.connectionsPerClient, all.headersTimeout, env);
+  return server;
+}
+
+/** The API listening on `port` (NETNET_CONTROL_PORT, 8070) at `host` ($HOST, else 127.0.0.1: this machine only). */
+export function startApi(options: ApiOptions & { port: number; host?: string }): Promise<http.Server> {
+  const { port, host = options.env?.HOST || process.env.HOST || '127.0.0.1' } = options;
+  const server = createApi(options);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}

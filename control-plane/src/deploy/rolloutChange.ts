@@ -1,0 +1,61 @@
+// One rollout command applied to an environment's map in the store, as `npm run rollout` and the
+// control-plane API both apply it (docs/releases.md): the move (rolloutCommands.ts) checked
+// against the published releases, the compatibility gate on the release it points members at, and
+// one compare-and-set with its audit entry (store/rollouts.ts: a change of the same remote landing
+// first makes this one a Conflict, nothing written).
+import { checkCompatibility } from './compatibilityGate.ts';
+import { promote, rollback, setCanary, setStable } from './rolloutCommands.ts';
+import { DeployError } from './tree.ts';
+import type { Store } from '../store/database.ts';
+import { listReleases } from '../store/releases.ts';
+import { emptyRollout, updateRollout, type Rollout } from '../store/rollouts.ts';
+
+export const ROLLOUT_COMMANDS = ['stable', 'canary', 'promote', 'rollback'] as const;
+export type RolloutCommand = (typeof ROLLOUT_COMMANDS)[number];
+
+export const isRolloutCommand = (value: string): value is RolloutCommand => (ROLLOUT_COMMANDS as readonly string[]).includes(value);
+
+export interface RolloutChange {
+  command: RolloutCommand;
+  remote: string;
+  /** stable, canary: the version. */
+  version?: string | undefined;
+  /** canary: the share of members, 0–100. */
+  percent?: number | undefined;
+  /** Rolls out a release the compatibility gate refuses (with a warning). */
+  skipGate?: boolean;
+}
+
+/** Applies `change` to `environment`'s map; the written map and its version. */
+export async function changeRollout(
+  db: Store,
+  environment: string,
+  { command, remote, version, percent, skipGate = false }: RolloutChange,
+  { actor, warn, env = process.env }: { actor: string; warn: (line: string) => void; env?: NodeJS.ProcessEnv },
+): Promise<{ version: number; rollout: Rollout }> {
+  // Each move gives the new rollout and the release it points members at (`gated`), which the
+  // compatibility gate checks once the command itself found it valid: a version that is not
+  // published gets that message, not the gate's. Published means registered in the store.
+  const releases = await listReleases(db);
+  let move: (rollout: Rollout) => { next: Rollout; gated?: string | undefined };
+  if (command === 'stable') move = (rollout) => ({ next: setStable(rollout, remote, version ?? '', releases), gated: version });
+  else if (command === 'canary') {
+    if (percent === undefined) throw new DeployError('canary needs --percent <0-100>.');
+    move = (rollout) => ({ next: setCanary(rollout, remote, version ?? '', percent, releases), gated: version });
+  } else if (command === 'promote') {
+    move = (rollout) => ({ next: promote(rollout, remote), gated: rollout.remotes[remote]?.canary?.version });
+  } else move = (rollout) => ({ next: rollback(rollout, remote, releases) });
+
+  // Applied to the map as it is when written, not as it was first read: a command on another
+  // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).
+  return updateRollout(
+    db,
+    environment,
+    (latest) => {
+      const moved = move(latest ?? emptyRollout());
+      if (moved.gated !== undefined) checkCompatibility({ remote, version: moved.gated, skip: skipGate, warn, env });
+      return moved.next;
+    },
+    { actor, action: command, remote },
+  );
+}

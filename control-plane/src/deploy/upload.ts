@@ -1,0 +1,289 @@
+// A release uploaded to the control-plane API (the remote's built dist/ as one tar or tar.gz):
+// verified whole before anything is published (docs/releases.md, "What is verified before a
+// release is published"). It is extracted into a private staging folder inside the origin folder
+// (so the final move is a rename on one filesystem), checked, then renamed into
+// deploy/<remote>/<version>/ and registered in the store, as `npm run release` does. A refusal
+// leaves the origin folder and the store as they were.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { codeOf, messageOf } from '../errors.ts';
+import type { Database } from '../store/database.ts';
+import { registerRelease } from '../store/releases.ts';
+import { extractArchive, UPLOAD_LIMITS } from './archive.ts';
+import { compatibilityProblems } from './compatibilityGate.ts';
+import { entryIntegrity, writeIntegrity } from './integrity.ts';
+import { assertRemote, assertVersion, DeployError } from './tree.ts';
+import { checkCompressedCopies, checkIntegrityRecord, checkManifest, fileHashes, readIntegrityRecord, UploadRefused } from './verify.ts';
+
+export { UPLOAD_LIMITS, UploadRefused };
+
+export interface UploadResult {
+  /** 'unchanged': this version was already published with exactly these files (a retried pipeline). */
+  outcome: 'published' | 'unchanged';
+  remote: string;
+  version: string;
+  /** Regular files of the release, integrity.json included. */
+  files: number;
+  bytes: number;
+}
+
+/** The content types an upload may have: a tar archive, or one compressed with gzip. */
+const CONTENT_TYPES: Record<string, { gzip: boolean }> = {
+  'application/x-tar': { gzip: false },
+  'application/tar': { gzip: false },
+  'application/gzip': { gzip: true },
+  'application/x-gzip': { gzip: true },
+};
+
+/** How long the server build may take to load in its child process. */
+export const SERVER_BUILD_TIMEOUT_MS = 10_000;
+const SERVER_ENTRY = join('server', 'remoteEntry.js');
+const LOADED = 'netnet-server-build-loaded';
+const FAILED = 'netnet-server-build-failed: ';
+
+// Run by `node -e` in the child: loads the container as the shell's server does
+// (shell/src/server/pageLoader.ts, evaluate()) and checks that it is one.
+const LOADER = `
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const vm = require('node:vm');
+const file = process.argv[1];
+try {
+  const module_ = { exports: {} };
+  const run = new vm.Script('(function (exports, module, require) {' + readFileSync(file, 'utf8') + '\\n})', { filename: file }).runInThisContext();
+  run(module_.exports, module_, createRequire(file));
+  const container = module_.exports;
+  if (!container || typeof container.get !== 'function' || typeof container.init !== 'function') {
+    throw new Error('it does not export a Module Federation container (get and init)');
+  }
+} catch (error) {
+  const denied = error && error.code === 'ERR_ACCESS_DENIED';
+  const message = denied
+    ? 'it reached outside its release folder (' + [error.permission, error.resource].filter(Boolean).join(' ') + '), which loading it here does not allow'
+    : error instanceof Error ? error.name + ': ' + error.message : 'it threw ' + String(error);
+  process.stderr.write(${JSON.stringify(FAILED)} + JSON.stringify(message.slice(0, 300)) + '\\n');
+  process.exit(1);
+}
+process.stdout.write(${JSON.stringify(LOADED)});
+`;
+
+// Node 20 names the permission model --experimental-permission; later versions --permission.
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+
+/**
+ * The server build must load: the shell's server evaluates it to render the remote's pages. It is
+ * the publisher's code, so it runs in a short-lived `node` of its own, never in this process: no
+ * environment (no secrets), its working folder the release, Node's permission model allowing it to
+ * read the release's folder only (no writes, no child processes, no workers), 128 MB of heap and
+ * SERVER_BUILD_TIMEOUT_MS. This catches a build that throws or is not a container; it is not a
+ * sandbox for a malicious publisher, whose token is what keeps them out.
+ */
+export function checkServerBuild(dir: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS): Promise<void> {
+  const entry = join(dir, SERVER_ENTRY);
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [PERMISSION_FLAG, `--allow-fs-read=${dir}/*`, '--no-warnings', '--max-old-space-size=128', '-e', LOADER, entry],
+      { cwd: dir, env: {}, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    const keep = (text: string, chunk: Buffer) => (text.length < 8192 ? text + chunk.toString('utf8') : text);
+    child.stdout.on('data', (chunk: Buffer) => (stdout = keep(stdout, chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (stderr = keep(stderr, chunk)));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        reject(new UploadRefused(422, `the server build (server/remoteEntry.js) did not finish loading within ${timeoutMs / 1000} s.`));
+      } else if (code === 0 && stdout.endsWith(LOADED)) {
+        resolve();
+      } else {
+        const why = loadError(stderr) ?? (signal ? `killed by ${signal}` : `exit ${code}`);
+        reject(new UploadRefused(422, `the server build (server/remoteEntry.js) does not load: ${why}.`));
+      }
+    });
+  });
+}
+
+/** Why the child failed: what the loader reported, else the error line of its stderr (a crash, an exit). */
+function loadError(stderr: string): string | null {
+  const lines = stderr.split('\n').map((line) => line.trim());
+  const reported = lines.find((line) => line.startsWith(FAILED));
+  if (reported !== undefined) {
+    try {
+      return String(JSON.parse(reported.slice(FAILED.length))).replace(/^Error: /, '');
+    } catch {
+      return reported.slice(FAILED.length, FAILED.length + 300);
+    }
+  }
+  const line = lines.find((text) => /^([A-Z][A-Za-z]*Error|Error)(\s\[[A-Z_]+\])?:/.test(text));
+  if (line !== undefined) return line.replace(/^Error: /, '').slice(0, 300);
+  return stderr.trim() ? stderr.trim().split('\n')[0]!.slice(0, 300) : null;
+}
+
+const STAGING_PREFIX = '.upload-';
+/** A staging folder older than this was left by a process that died mid-upload. */
+const STAGING_LEFT_AFTER_MS = 60 * 60 * 1000;
+
+/** Removes the staging folders that uploads interrupted by a crash left behind. */
+function sweepStaging(deployDir: string, now = Date.now()): void {
+  for (const name of readdirSync(deployDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(deployDir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STAGING_LEFT_AFTER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by another upload's sweep.
+    }
+  }
+}
+
+/** The media type without its parameters, lowercased; null for none. */
+const mediaType = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase() || null;
+
+/** The first path whose hash differs between two releases' files, or null when they are the same files. */
+function firstDifference(a: Map<string, string>, b: Map<string, string>): string | null {
+  for (const [path, hash] of a) if (b.get(path) !== hash) return path;
+  for (const path of b.keys()) if (!a.has(path)) return path;
+  return null;
+}
+
+/** A published release with these files: the same → 'unchanged'; others → 409. */
+function samePublished(target: string, staged: Map<string, string>, remote: string, version: string): void {
+  const published = fileHashes(target);
+  const differs = firstDifference(staged, published);
+  if (differs !== null) {
+    throw new UploadRefused(
+      409,
+      `${remote} ${version} is already published with other files (${differs} differs); versions are immutable: publish this build as a new version.`,
+    );
+  }
+}
+
+export async function publishUpload({
+  remote: remoteName,
+  version: versionName,
+  body,
+  contentType,
+  browserOnly = false,
+  db,
+  deployDir,
+  env = process.env,
+}: {
+  remote: string;
+  version: string;
+  /** The HTTP request body, streamed. On a refusal it is left unread from that point (answer, then close the connection). */
+  body: NodeJS.ReadableStream;
+  /** 'application/x-tar', or 'application/gzip' for a tar.gz; anything else → 415. */
+  contentType: string | undefined;
+  /** A release declared browser-only needs no server build. */
+  browserOnly?: boolean;
+  db: Database;
+  /** The origin folder: control-plane/src/deploy/tree.ts deployDir(). */
+  deployDir: string;
+  /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
+  env?: NodeJS.ProcessEnv;
+}): Promise<UploadResult> {
+  let remote: string;
+  let version: string;
+  try {
+    remote = assertRemote(remoteName);
+    version = assertVersion(versionName);
+  } catch (error) {
+    if (error instanceof DeployError) throw new UploadRefused(400, error.message);
+    throw error;
+  }
+  const type = mediaType(contentType);
+  const format = type === null ? undefined : CONTENT_TYPES[type];
+  if (format === undefined) {
+    throw new UploadRefused(
+      415,
+      `an upload is a tar archive of the build (Content-Type: application/x-tar, or application/gzip for a tar.gz), not ${type ?? 'a body without a Content-Type'}.`,
+    );
+  }
+  const label = `the archive of ${remote} ${version}`;
+  const target = join(deployDir, remote, version);
+
+  // Private (mode 0700) and inside the origin folder, so the release moves in by a rename; the
+  // releases origin never serves it (its name is no remote's).
+  mkdirSync(deployDir, { recursive: true });
+  sweepStaging(deployDir);
+  const staging = mkdtempSync(join(deployDir, STAGING_PREFIX));
+  const release = join(staging, 'release');
+  try {
+    mkdirSync(release, { mode: 0o755 });
+    const extracted = await extractArchive({ body, gzip: format.gzip, into: release });
+    if (extracted.files === 0) throw new UploadRefused(400, `${label} holds no files.`);
+
+    checkManifest(release, remote, version, label);
+    // Every file's SHA-384, recomputed here; a record sent with the files must agree with it.
+    const record = readIntegrityRecord(release, label);
+    const computed = writeIntegrity(release);
+    if (record !== null) checkIntegrityRecord(record, computed, label);
+    const staged = fileHashes(release);
+    const files = staged.size;
+    const bytes = [...staged.keys()].reduce((sum, path) => sum + statSync(join(release, path)).size, 0);
+    const result = (outcome: UploadResult['outcome']): UploadResult => ({ outcome, remote, version, files, bytes });
+
+    // Published already: the same files are a retry (nothing to check again, nothing changes);
+    // other files are refused before any further work.
+    if (existsSync(target)) {
+      samePublished(target, staged, remote, version);
+      await registerRelease(db.pool, remote, version, entryIntegrity(target));
+      return result('unchanged');
+    }
+
+    await checkCompressedCopies(release, label);
+    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release);
+    else if (!browserOnly) {
+      throw new UploadRefused(
+        422,
+        `${label} has no server build (server/remoteEntry.js): publish the whole production build, or declare the release browser-only.`,
+      );
+    }
+    const problems = compatibilityProblems(remote, version, env, release);
+    if (problems !== null) {
+      const indented = problems.split('\n').map((line) => `  ${line}`).join('\n');
+      throw new UploadRefused(
+        422,
+        `the compatibility gate refuses ${remote} ${version}:\n${indented}\n` +
+          'Build it against the versions the shell provides, or first deploy a shell that provides what it needs.',
+      );
+    }
+
+    // Read from the staging folder: the same bytes the rename moves.
+    const integrity = entryIntegrity(release);
+    mkdirSync(join(deployDir, remote), { recursive: true });
+    try {
+      renameSync(release, target);
+    } catch (error) {
+      const code = codeOf(error);
+      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
+      // Another upload of this version won the race: the same files are a retry, others a conflict.
+      samePublished(target, staged, remote, version);
+      await registerRelease(db.pool, remote, version, entryIntegrity(target));
+      return result('unchanged');
+    }
+    // Registered once its files are in place: the map never names a release the origin lacks. If
+    // the store cannot take it, the release leaves the origin again and the publisher retries.
+    try {
+      await registerRelease(db.pool, remote, version, integrity);
+    } catch (error) {
+      renameSync(target, release);
+      throw new Error(`${remote} ${version} was not published: the store did not register it (${messageOf(error)}).`, { cause: error });
+    }
+    return result('published');
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
