@@ -75,7 +75,9 @@ function createConfig({ dir, runtimePlugins = [] }) {
       mode: production ? 'production' : 'development',
       context: dir,
       entry: './src/index.ts',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // No eval in dev builds either: a remote's dev server can run inside the real site (a dev
+      // pin, docs/releases.md), whose Content-Security-Policy has no 'unsafe-eval'.
+      devtool: production ? 'source-map' : 'cheap-module-source-map',
       output: {
         path: outputDir(dir),
         // Deep links need an absolute base in the host; remotes work out theirs from the script URL.
