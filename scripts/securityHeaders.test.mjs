@@ -73,6 +73,7 @@ describe('the Content-Security-Policy of a browser with a dev pin', () => {
     const policy = directives(pinned.headers['content-security-policy']);
     for (const name of ['script-src', 'style-src', 'img-src', 'font-src', 'media-src', 'connect-src']) assert.ok(policy[name].includes(DEV), `${name} allows ${DEV}`);
     assert.ok(policy['connect-src'].includes('ws://127.0.0.1:4321'));
+    assert.ok(policy['connect-src'].includes('ws://localhost:4321'));
     // style-loader's <style> elements; scripts never inline, never eval.
     assert.ok(policy['style-src'].includes("'unsafe-inline'"));
     assert.ok(!policy['script-src'].some((source) => source.startsWith("'unsafe")));

@@ -1,6 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page, Response } from '@playwright/test';
 import { expect } from '../support/test';
@@ -10,18 +10,17 @@ import { collectCspViolations } from '../support/cspViolations';
 import { testWithShell } from '../support/specShell';
 import { originOf } from '../support/site';
 
-// Develop against the real site (docs/releases.md): a developer's browser, with a QA token, pins
-// remote-title to a dev server on a loopback origin; the area comes from there, the banner says
-// so, the page's policy allows that origin for this browser only, and the server renders the rest
-// of the page, leaving that area to the browser. Another browser gets the usual release and policy;
-// a non-loopback origin is refused.
+// Develop against the real site (docs/releases.md): a developer runs remote-title's webpack dev
+// server (`npm run dev -w remote-title`) and, with a QA token, pins remote-title to it in their
+// browser; the area comes from there (live reload connected), the banner says so, the page's policy
+// allows that origin for this browser only, and the server renders the rest of the page, leaving
+// that area to the browser. Another browser gets the usual release and policy; a non-loopback
+// origin, or a pin without a valid token, is refused.
 //
-// The dev server: remote-title's production build served by a small static server on a free
-// loopback port (scripts/serve.mjs, with CORS, as `npm start` serves a remote's own build), standing
-// in for `npm run dev -w remote-title`. A webpack dev server would cost a full development build on
-// the CI's two cores, and 3003, its port, is where `npm start` already serves remote-title; what the
-// pin changes (where the area loads from, which policy and render the page gets) is the same for both.
-// `npm run dev -w remote-title -- --port <port>` is the real thing (docs/releases.md).
+// The dev server is the real one, as a developer starts it, on a free loopback port: 3003, its usual
+// port, is where `npm start` serves remote-title's own build, so it gets `--port` (and `--host
+// 127.0.0.1`: nothing here listens beyond this machine). Its development build takes seconds with
+// webpack's cache.
 //
 // The pages come from a shell of the spec's own (support/specShell.ts) for an environment of its
 // own, given a QA secret of its own, so no other spec's pages or policies change.
@@ -40,28 +39,47 @@ interface QaTokenModule {
   signQaToken(options: { secret: string; environment: string; hours: number }): string;
 }
 
-interface ServeModule {
-  serveApp(options: { dir: string; port: number; host: string; cors: boolean }): Promise<Server>;
-}
-
-let devServer: Server;
+let devServer: ChildProcess | undefined;
+let devOutput = '';
 let DEV: string;
 let member: TestMember;
 let token: () => string;
 
+/** A port nothing listens on now, on this machine. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
 test.beforeAll(async () => {
-  const { serveApp } = (await import(pathToFileURL(join(root, 'scripts', 'serve.mjs')).href)) as ServeModule;
-  devServer = await serveApp({ dir: join(root, REMOTE, 'dist'), port: 0, host: '127.0.0.1', cors: true });
-  DEV = `http://127.0.0.1:${(devServer.address() as AddressInfo).port}`;
+  // A cold development build on two cores, the first time.
+  test.setTimeout(240_000);
+  const port = await freePort();
+  DEV = `http://127.0.0.1:${port}`;
+  // Its own process group, so stopping it stops webpack too.
+  devServer = spawn('npm', ['run', 'dev', '-w', REMOTE, '--', '--port', String(port), '--host', '127.0.0.1'], { cwd: root, detached: true });
+  devServer.stdout?.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
+  devServer.stderr?.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
   member = await createMember();
   // The control plane's own signing (imported as the spec shell imports it, as ES modules).
   const { signQaToken } = (await import(pathToFileURL(join(root, 'control-plane/src/deploy/qaToken.ts')).href)) as QaTokenModule;
   token = () => signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 1 });
+  const deadline = Date.now() + 200_000;
+  while (!(await fetch(`${DEV}/mf-manifest.json`).then((response) => response.ok, () => false))) {
+    if (devServer.exitCode !== null || Date.now() > deadline) throw new Error(`remote-title's dev server did not start:\n${devOutput}`);
+    await new Promise((done) => setTimeout(done, 500));
+  }
 });
 
 test.afterAll(async () => {
-  devServer?.closeAllConnections();
-  await new Promise((done) => (devServer ? devServer.close(done) : done(undefined)));
+  if (devServer?.pid && devServer.exitCode === null) {
+    const exited = new Promise((done) => devServer!.once('exit', done));
+    process.kill(-devServer.pid, 'SIGTERM');
+    await exited;
+  }
   await forgetEnvironment(ENVIRONMENT);
   if (secretBefore === undefined) delete process.env.NETNET_QA_SECRET;
   else process.env.NETNET_QA_SECRET = secretBefore;
@@ -105,12 +123,22 @@ test('a QA token pins remote-title to a loopback dev server in this browser only
   const { page, requests, violations } = await memberBrowser(context);
 
   requests.length = 0;
+  // Live reload: the dev server's websocket, to localhost on its port (allowed by this page's
+  // policy), tells the page the build it serves.
+  const liveReload = new Promise<string>((connected) =>
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload) === '{"type":"ok"}') connected(socket.url());
+      }),
+    ),
+  );
   const first = await openTitle(page, `?qa-token=${token()}&remote.${REMOTE}=dev:${DEV}`);
+  expect(await liveReload).toBe(`ws://localhost:${new URL(DEV).port}/ws`);
   expect(await loadedTitle(page)).toMatchObject({ version: 'dev', channel: 'dev', entry: `${DEV}/mf-manifest.json` });
   await expect(banner(page)).toHaveText(new RegExp(`${REMOTE} comes from the dev server at ${DEV.replace(/\./g, '\\.')}, in this browser only\\.`));
   // The area's files came from the dev server, none from remote-title's usual origin.
   expect(requests).toContain(`${DEV}/remoteEntry.js`);
-  expect(requests.some((url) => url.startsWith(`${DEV}/__federation_expose_MovieDetail`))).toBe(true);
+  expect(requests).toContain(`${DEV}/__federation_expose_MovieDetail.js`);
   expect(requests.filter((url) => url.startsWith(`${originOf(REMOTE)}/`))).toEqual([]);
   // Its policy names the dev server; the pin is out of the address bar, so no shared link carries it.
   for (const directive of ['script-src', 'style-src', 'connect-src', 'img-src']) expect(await policyOf(first)).toMatch(new RegExp(`${directive} [^;]*${DEV.replace(/\./g, '\\.')}`));

@@ -30,7 +30,8 @@ describe('loopbackOrigin', () => {
     ['http://localhost:3003', 'http://localhost:3003'],
     ['http://localhost:3003/', 'http://localhost:3003'],
     ['http://127.0.0.1:5173', 'http://127.0.0.1:5173'],
-    ['http://[::1]:3003', 'http://[::1]:3003'],
+    // No IPv6 address in a CSP: pinned as localhost.
+    ['http://[::1]:3003', 'http://localhost:3003'],
   ];
   for (const [value, origin] of accepted) {
     it(`accepts ${value}`, () => assert.deepEqual(loopbackOrigin(value), { origin }));
@@ -157,10 +158,10 @@ describe('what the pinned browser gets', () => {
     assert.ok(Object.values(everyone.remotes).every((rollout) => rollout.dev === undefined));
   });
 
-  it("gives the page's policy the dev servers' origins and websockets", () => {
-    assert.deepEqual(devPinSources({ 'remote-title': 'http://localhost:3003', 'remote-search': 'http://[::1]:3014' }), {
-      origins: ['http://[::1]:3014', 'http://localhost:3003'],
-      websockets: ['ws://[::1]:3014', 'ws://localhost:3003'],
+  it("gives the page's policy the dev servers' origins, and their websockets under every loopback name", () => {
+    assert.deepEqual(devPinSources({ 'remote-title': 'http://localhost:3003', 'remote-search': 'http://127.0.0.1:3014' }), {
+      origins: ['http://127.0.0.1:3014', 'http://localhost:3003'],
+      websockets: ['ws://localhost:3014', 'ws://127.0.0.1:3014', 'ws://localhost:3003', 'ws://127.0.0.1:3003'],
     });
   });
 });

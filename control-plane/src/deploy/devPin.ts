@@ -38,7 +38,9 @@ export function loopbackOrigin(value: string): { origin: string } | { error: str
   if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.port === '' || !bare || !written) {
     return { error: `${value} is refused: ${LOOPBACK_ONLY}` };
   }
-  return { origin: url.origin };
+  // A Content-Security-Policy cannot name an IPv6 address (CSP3's host-source has no IPv6
+  // literal): [::1] is pinned as localhost, which browsers resolve to ::1 and 127.0.0.1 alike.
+  return { origin: url.hostname === '[::1]' ? `http://localhost:${url.port}` : url.origin };
 }
 
 /** `dev:<origin>` → the origin or why not; null when the value does not name a dev server at all. */
@@ -164,9 +166,11 @@ export function devPinsFor(
 /**
  * What the page's Content-Security-Policy must add for a browser with these dev pins: each dev
  * server's origin for its scripts, styles, images, fonts and requests, and its websocket (the dev
- * server's live reload).
+ * server's live reload), which it opens to localhost (webpack.shared.js) whichever loopback name
+ * the pin used: both loopback names a policy can hold for that port.
  */
 export function devPinSources(pins: Record<string, string>): { origins: string[]; websockets: string[] } {
   const origins = [...new Set(Object.values(pins))].sort();
-  return { origins, websockets: origins.map((origin) => origin.replace(/^http:/, 'ws:')) };
+  const ports = [...new Set(origins.map((origin) => new URL(origin).port))];
+  return { origins, websockets: ports.flatMap((port) => [`ws://localhost:${port}`, `ws://127.0.0.1:${port}`]) };
 }

@@ -28,7 +28,9 @@ export function loopbackOrigin(value: string): { origin: string } | { error: str
   if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.port === '' || !bare || !written) {
     return { error: `${value} is refused: ${LOOPBACK_ONLY}` };
   }
-  return { origin: url.origin };
+  // A Content-Security-Policy cannot name an IPv6 address (CSP3's host-source has no IPv6
+  // literal): [::1] is pinned as localhost, which browsers resolve to ::1 and 127.0.0.1 alike.
+  return { origin: url.hostname === '[::1]' ? `http://localhost:${url.port}` : url.origin };
 }
 
 /** `dev:<origin>` → the origin or why not; null when the value does not name a dev server. */
