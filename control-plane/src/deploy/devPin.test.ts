@@ -98,6 +98,16 @@ describe('devPinsFor', () => {
     }
   });
 
+  it("takes a new pin only with a token beside it: not with the one a pinned browser's cookie holds", () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    const relinked = pinsOf(page('remote.remote-title=dev:http://localhost:6666', cookie));
+    assert.deepEqual(relinked.pins, { 'remote-title': 'http://localhost:3003' });
+    assert.deepEqual(relinked.refused, [{ remote: 'remote-title', value: 'dev:http://localhost:6666', reason: TOKEN_NEEDED }]);
+    assert.equal(relinked.setCookie, null);
+    const withToken = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:6666`, cookie));
+    assert.deepEqual(withToken.pins, { 'remote-title': 'http://localhost:6666' });
+  });
+
   it('has no dev pins at all on a server without NETNET_QA_SECRET', () => {
     const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { env: {} });
     assert.deepEqual(pins.pins, {});

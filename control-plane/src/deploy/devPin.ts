@@ -113,9 +113,9 @@ export interface DevPinRequest {
 
 /**
  * The dev pins of one request: those its cookie holds, changed by the address's `remote.*`
- * parameters (`dev:<origin>` pins, a version or `clear` unpins the dev server), each allowed only
- * with a QA token valid for this environment (the address's, else the cookie's, else the
- * X-Netnet-QA-Token header's).
+ * parameters (`dev:<origin>` pins, a version or `clear` unpins the dev server). A new pin needs a
+ * QA token valid for this environment beside it (the address's, or the X-Netnet-QA-Token
+ * header's); a kept one stands while the token stored with it is valid.
  */
 export function devPinsFor(
   req: DevPinRequest,
@@ -125,10 +125,12 @@ export function devPinsFor(
   const stored = decode(readCookie(Array.isArray(header) ? header.join('; ') : header), remotes);
   const params = new URL(req.url ?? '/', 'http://netnet.invalid').searchParams;
   const headerToken = req.headers['x-netnet-qa-token'];
-  const candidates = [params.get(QA_TOKEN_PARAM), stored?.token, typeof headerToken === 'string' ? headerToken : null];
   const valid = (token: string | null | undefined): token is string =>
     typeof token === 'string' && verifyQaToken(token, { secret: env.NETNET_QA_SECRET, environment, now });
-  const token = candidates.find(valid) ?? null;
+  // A new pin needs the token with it (the address's, or the header's): a link from elsewhere
+  // cannot re-point a developer's pinned browser with the token its cookie holds.
+  const offered = [params.get(QA_TOKEN_PARAM), typeof headerToken === 'string' ? headerToken : null].find(valid) ?? null;
+  const token = offered ?? (stored && valid(stored.token) ? stored.token : null);
 
   // The cookie's pins stand only with the token they were stored with, still valid.
   const pins: Record<string, string> = stored && valid(stored.token) ? { ...stored.pins } : {};
@@ -146,7 +148,7 @@ export function devPinsFor(
       }
     } else if ('error' in parsed) {
       refused.push({ remote, value, reason: parsed.error });
-    } else if (token === null) {
+    } else if (offered === null) {
       refused.push({ remote, value, reason: TOKEN_NEEDED });
     } else {
       pins[remote] = parsed.origin;
