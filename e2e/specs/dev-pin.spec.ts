@@ -96,14 +96,16 @@ const loadedTitle = (page: Page) =>
   page.evaluate((remote) => (window as unknown as { 'netnet:remotes'?: Record<string, Loaded> })['netnet:remotes']?.[remote], REMOTE);
 
 /** A signed-in member's browser, with every request it makes kept. */
-async function memberBrowser(context: BrowserContext): Promise<{ page: Page; requests: string[]; violations: string[] }> {
+async function memberBrowser(context: BrowserContext): Promise<{ page: Page; requests: string[]; violations: string[]; errors: string[] }> {
   const violations = await collectCspViolations(context);
   const page = await context.newPage();
   const requests: string[] = [];
+  const errors: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await signIn(page, member);
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
-  return { page, requests, violations };
+  return { page, requests, violations, errors };
 }
 
 /** Opens a title page and waits for its area: the movie's heading. */
@@ -120,7 +122,7 @@ const banner = (page: Page) => page.getByRole('status').filter({ hasText: /dev s
 
 test('a QA token pins remote-title to a loopback dev server in this browser only: the area, the banner, the policy, the server render', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL });
-  const { page, requests, violations } = await memberBrowser(context);
+  const { page, requests, violations, errors } = await memberBrowser(context);
 
   requests.length = 0;
   // Live reload: the dev server's websocket, to localhost on its port (allowed by this page's
@@ -162,6 +164,8 @@ test('a QA token pins remote-title to a loopback dev server in this browser only
   expect(state.chosen[REMOTE]).toBeUndefined();
   expect(state.map.remotes[REMOTE]?.dev).toEqual({ origin: DEV, entry: `${DEV}/mf-manifest.json` });
   expect(violations).toEqual([]);
+  // The browser took the server's page over without a complaint (the area it was left is expected).
+  expect(errors).toEqual([]);
 
   // Clear: the server drops the cookie; the page is what members get again.
   await banner(page).getByRole('button', { name: 'Clear overrides' }).click();
