@@ -14,7 +14,7 @@ const list = (pins: Record<string, string>) =>
  * get, and which pins were refused and why.
  */
 export function OverrideBanner() {
-  const { overrides, refusedPins, devServers, refusedDevServers } = useRolloutStatus();
+  const { overrides, refusedPins, devServers, refusedDevServers, remotes } = useRolloutStatus();
   const pinned = Object.keys(overrides).length > 0;
   const dev = Object.entries(devServers);
   const refused = Object.keys(refusedPins).length > 0;
@@ -27,6 +27,7 @@ export function OverrideBanner() {
       {dev.map(([remote, origin]) => (
         <span key={remote}>
           {remote} comes from the dev server at {origin}, in this browser only.
+          {remotes[remote as RemoteName]?.fellBackFrom?.channel === 'dev' && ' It did not load (is it running?): this page shows what members get.'}
         </span>
       ))}
       {refused && (

@@ -10,7 +10,7 @@ import { chooseRelease } from './chooseRelease';
 import { clearDevPinsHref, devPinParams, loopbackOrigin, TOKEN_NEEDED } from './devPin';
 import { pinsForPage, withoutOverrideParams } from './overrides';
 import { RolloutNotices } from './RolloutNotices';
-import { startRolloutStatus } from './rolloutStatus';
+import { recordRemote, startRolloutStatus } from './rolloutStatus';
 
 beforeEach(() => {
   localStorage.clear();
@@ -116,6 +116,22 @@ describe('the banner', () => {
     render(<RolloutNotices />);
     expect(screen.getByRole('status')).toHaveTextContent('remote-title comes from the dev server at http://localhost:3003, in this browser only.');
     expect(screen.getByRole('button', { name: 'Clear overrides' })).toBeInTheDocument();
+  });
+
+  it('says when the dev server did not load and members\' release stood in', () => {
+    startRolloutStatus({ debug: false, overrides: {}, devServers: { 'remote-title': 'http://localhost:3003' } });
+    recordRemote('remote-title', {
+      version: '1.0.0',
+      channel: 'stable',
+      entry: 'https://cdn.test/remote-title/1.0.0/mf-manifest.json',
+      bucket: 1,
+      state: 'loaded',
+      fellBackFrom: { version: 'dev', channel: 'dev', reason: 'Failed to load script resources' },
+    });
+    render(<RolloutNotices />);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'remote-title comes from the dev server at http://localhost:3003, in this browser only. It did not load (is it running?): this page shows what members get.',
+    );
   });
 
   it('says why a dev pin was refused', () => {
