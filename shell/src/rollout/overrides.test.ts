@@ -89,7 +89,7 @@ describe('pins the map allows', () => {
       refusedDevServers: {},
     });
     expect(readOverrides()).toEqual({ 'remote-title': '1.4.0' });
-    expect(pinsForPage('?remote.remote-title=0.9.0', map)).toEqual({ honoured: {}, refused: { 'remote-title': '0.9.0' } });
+    expect(pinsForPage('?remote.remote-title=0.9.0', map)).toEqual({ honoured: {}, refused: { 'remote-title': '0.9.0' }, devServers: {}, refusedDevServers: {} });
     expect(readOverrides()).toEqual({});
   });
 });
