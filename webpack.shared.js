@@ -75,7 +75,9 @@ function createConfig({ dir, runtimePlugins = [] }) {
       mode: production ? 'production' : 'development',
       context: dir,
       entry: './src/index.ts',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // No eval in dev builds either: a remote's dev server can run inside the real site (a dev
+      // pin, docs/releases.md), whose Content-Security-Policy has no 'unsafe-eval'.
+      devtool: production ? 'source-map' : 'cheap-module-source-map',
       output: {
         path: outputDir(dir),
         // Deep links need an absolute base in the host; remotes work out theirs from the script URL.
@@ -160,7 +162,14 @@ function createConfig({ dir, runtimePlugins = [] }) {
         hot: true,
         historyApiFallback: true,
         headers: { 'Access-Control-Allow-Origin': '*' },
-        client: { overlay: { warnings: false } },
+        // Reached by these names only. Naming them lets another site's page load this server's
+        // scripts (the dev server refuses cross-site script loads from hosts it was not told of):
+        // the real site's page, for a developer who pinned this remote there (docs/releases.md).
+        // Anything it serves is readable by any page already (CORS *, above).
+        allowedHosts: ['localhost', '127.0.0.1', '::1'],
+        // Live reload's websocket goes to the dev server on this machine, also when its code runs in
+        // a page of the real site (a dev pin, docs/releases.md) rather than on the page's own host.
+        client: { overlay: { warnings: false }, webSocketURL: { hostname: 'localhost' } },
         // Dev mode reads the same runtime documents as production, pointing at the dev servers.
         setupMiddlewares(middlewares) {
           middlewares.unshift(

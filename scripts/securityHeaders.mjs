@@ -52,17 +52,27 @@ export function siteOrigins(env = process.env) {
   };
 }
 
-export function contentSecurityPolicy(env = process.env) {
+/**
+ * @param {{ origins: string[], websockets: string[] } | null} [devServers] the dev servers one
+ *   browser has pinned (control-plane/src/deploy/devPin.ts; docs/releases.md, "Develop against the
+ *   real site"): only that browser's documents name them. A dev server's style-loader adds its
+ *   styles as <style> elements, so that browser's style-src also allows inline style elements;
+ *   scripts stay as strict as everyone's (dev builds use no eval: webpack.shared.js).
+ */
+export function contentSecurityPolicy(env = process.env, devServers = null) {
   const { catalogue, remotes, auth } = siteOrigins(env);
+  const dev = devServers?.origins.length ? devServers.origins : [];
+  const devStyles = dev.length ? ["'unsafe-inline'"] : [];
+  const devSockets = dev.length ? devServers.websockets : [];
   const directives = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...remotes, YOUTUBE],
-    'style-src': ["'self'", ...remotes],
+    'script-src': ["'self'", ...remotes, ...dev, YOUTUBE],
+    'style-src': ["'self'", ...remotes, ...dev, ...devStyles],
     'style-src-attr': ["'unsafe-inline'"],
-    'img-src': ["'self'", ...catalogue, ...remotes, YOUTUBE_IMAGES],
-    'media-src': ["'self'", ...catalogue, ...remotes],
-    'font-src': ["'self'", ...remotes],
-    'connect-src': ["'self'", ...catalogue, ...remotes, ...auth],
+    'img-src': ["'self'", ...catalogue, ...remotes, ...dev, YOUTUBE_IMAGES],
+    'media-src': ["'self'", ...catalogue, ...remotes, ...dev],
+    'font-src': ["'self'", ...remotes, ...dev],
+    'connect-src': ["'self'", ...catalogue, ...remotes, ...dev, ...devSockets, ...auth],
     'frame-src': [YOUTUBE],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
@@ -79,8 +89,8 @@ export const everyResponseHeaders = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
-export function documentHeaders(env = process.env) {
-  return { 'Content-Security-Policy': contentSecurityPolicy(env), 'X-Frame-Options': 'DENY' };
+export function documentHeaders(env = process.env, devServers = null) {
+  return { 'Content-Security-Policy': contentSecurityPolicy(env, devServers), 'X-Frame-Options': 'DENY' };
 }
 
 function contentTypeOf(res, writeHeadArgs) {
@@ -93,13 +103,14 @@ function contentTypeOf(res, writeHeadArgs) {
  * Call first thing for each request. The document headers are added when the response turns out
  * to be HTML (known only once the static handler has found the file, or the SPA fallback) — and to a
  * 304, whose headers replace the cached copy's: a revalidated index.html keeps its policy.
+ * `devServers`: this request's browser's dev pins, if it has any (see contentSecurityPolicy).
  */
-export function secureResponse(res, env = process.env) {
+export function secureResponse(res, env = process.env, devServers = null) {
   for (const [name, value] of Object.entries(everyResponseHeaders)) res.setHeader(name, value);
   const writeHead = res.writeHead;
   res.writeHead = function writeSecureHead(status, ...rest) {
     if (status === 304 || /^text\/html\b/i.test(contentTypeOf(res, rest))) {
-      for (const [name, value] of Object.entries(documentHeaders(env))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(documentHeaders(env, devServers))) res.setHeader(name, value);
     }
     return writeHead.call(this, status, ...rest);
   };

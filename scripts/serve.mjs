@@ -65,18 +65,21 @@ function withinPipeline(req, res, limit) {
  *   only?: (path: string) => boolean, limits?: Partial<typeof LIMITS>,
  *   documents?: Record<string, (req: http.IncomingMessage) => unknown>,
  *   pages?: (req: http.IncomingMessage, res: http.ServerResponse, facts: { https: boolean, client: string }) => Promise<void>,
- *   services?: { matches(req: http.IncomingMessage): boolean, handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> }[] }} options
+ *   services?: { matches(req: http.IncomingMessage): boolean, handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> }[],
+ *   devServers?: (req: http.IncomingMessage) => { origins: string[], websockets: string[] } | null }} options
  *   documents: JSON documents computed per request (the shell's /config.json and /remotes.json).
  *   pages: answers every page address (a path that does not name a file): the shell's server render;
  *   `facts.https` says whether the client spoke HTTPS (to a trusted proxy, NETNET_TRUSTED_PROXIES),
  *   `facts.client` who the client is (the address a trusted proxy names; an IPv6 one by its /64).
  *   only: the (decoded, checked) paths served; anything else is a 404.
  *   services: answer the requests they match, whatever the method, before anything else.
+ *   devServers: the dev servers the requesting browser has pinned (the shell's dev pins), which its
+ *   documents' Content-Security-Policy then allows; everyone else's policy is unchanged.
  *   host: defaults to $HOST, else 127.0.0.1 (this machine only).
  *   env: where NETNET_TRUSTED_PROXIES and NETNET_CONNECTIONS_PER_CLIENT are read (process.env).
  *   Files are read from the disk on every request, so a rebuilt app or a new release shows at once.
  */
-export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages, services = [], env = process.env }) {
+export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', spa = false, cors = false, only, limits = {}, documents = {}, pages, services = [], devServers, env = process.env }) {
   const { maxConnections, connectionsPerClient, pipelinedRequests, ...timeouts } = { ...LIMITS, connectionsPerClient: connectionsPerClientFrom(env), ...limits };
   const trusted = trustedProxiesFrom(env);
   const realRoot = realpathSync(dir);
@@ -84,7 +87,7 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
   const served = only ?? (() => true);
 
   async function answer(req, res) {
-    secureResponse(res);
+    secureResponse(res, process.env, devServers?.(req) ?? null);
     const service = services.find((candidate) => candidate.matches(req));
     if (service) return service.handle(req, res);
     if (cors) {
@@ -112,8 +115,9 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
         res.end(JSON.stringify({ error: `${path} could not be produced.` }));
         return;
       }
-      // no-store: /remotes.json carries a ticket for this one page load (and depends on the cookies);
-      // Vary: it lists QA pins only for a request with a valid QA token.
+      // no-store: /remotes.json carries a release-health ticket for this one page load. Vary: it
+      // lists QA pins only for a request with a valid QA token, a dev server only for the browser
+      // whose cookie pins it, and its ticket names the releases of the cookie's member or device.
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Vary: 'Cookie, X-Netnet-QA-Token' });
       res.end(body);
       return;

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts';
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
 import { startGuard } from '../control-plane/src/health/guard.ts';
@@ -19,6 +20,7 @@ import { openDatabase } from '../control-plane/src/store/database.ts';
 import { createHealthStore } from '../control-plane/src/store/health.ts';
 import { watchMap } from '../control-plane/src/store/liveMap.ts';
 import { environmentName } from '../control-plane/src/store/rollouts.ts';
+import { clientAddress, trustedProxiesFrom, viaHttps } from '../control-plane/src/trustedProxies.ts';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -46,12 +48,27 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const store = database ?? (await openDatabase());
   const log = (line) => console.log(`[store] ${line}`);
   const live = await watchMap({ db: store.pool, config: store.config, environment, log });
+  // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
+  // site"), worked out once per request: its map, its page's policy and its cookie agree.
+  const trusted = trustedProxiesFrom(process.env);
+  const devPinsOf = new WeakMap();
+  const devPins = (req) => {
+    let pins = devPinsOf.get(req);
+    if (!pins) {
+      pins = devPinsFor(req, { environment, remotes: site.remotes, secure: viaHttps(req, trusted) });
+      for (const { remote, reason } of pins.refused) console.warn(`[netnet] dev pin of ${remote} refused for ${clientAddress(req, trusted)}: ${reason}`);
+      devPinsOf.set(req, pins);
+    }
+    return pins;
+  };
   // From memory, so a rollout change reaches members on their next page load without a query.
-  // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps.
+  // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps (or with
+  // the browser's dev pins, in their HttpOnly cookie).
   const remoteMap = (req) => {
     const known = live.current();
     if (known.error) throw known.error;
-    return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] });
+    const { pins, token } = devPins(req);
+    return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] ?? token ?? undefined, devPins: pins });
   };
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
   const secrets = ticketSecrets({ local: environment !== 'production' });
@@ -77,6 +94,11 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
           void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device)).catch((error) => {
             console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
           }),
+        // A page that changes the browser's dev pins sets their cookie.
+        cookiesFor: (req) => {
+          const { setCookie } = devPins(req);
+          return setCookie ? [setCookie] : [];
+        },
       })
     : undefined;
   // The server builds of the releases members get now load before the shell answers, so the first
@@ -101,6 +123,11 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': ticketedMap },
     pages,
     services: [collector, createMetrics({ collector, storeState: () => live.state() })],
+    // Only the documents of a browser with dev pins allow its dev servers.
+    devServers: (req) => {
+      const { pins } = devPins(req);
+      return Object.keys(pins).length ? devPinSources(pins) : null;
+    },
   });
   // What the instance's health endpoint tells of the store: the map it serves and how fresh it is.
   server.storeState = () => live.state();

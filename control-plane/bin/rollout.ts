@@ -17,6 +17,7 @@ import { healthReport } from '../src/deploy/healthStatus.ts';
 import { remoteMapFor } from '../src/deploy/remoteMap.ts';
 import { parsePercent } from '../src/deploy/rolloutCommands.ts';
 import { changeRollout, isRolloutCommand } from '../src/deploy/rolloutChange.ts';
+import { applyPrune, describePlan, planPrune, RETENTION_DAYS } from '../src/deploy/prune.ts';
 import { DeployError } from '../src/deploy/tree.ts';
 import { site } from '../src/site.ts';
 import { openDatabase, type Store } from '../src/store/database.ts';
@@ -34,6 +35,10 @@ const USAGE = `usage: npm run rollout -- <command> [--env <name>]
                                                  roll back canaries worse than their stable (failure rate, LCP p75)
                                                  and, with --stages, widen healthy ones; runs until SIGINT/SIGTERM
                                                  (every 5 s; at least 200 sessions a stage), --once: one pass
+  prune [--apply]                                releases no environment's map names and no map of the last ${RETENTION_DAYS} days
+                                                 named, published more than ${RETENTION_DAYS} days ago: lists them, and why each
+                                                 other release stays; --apply removes them from the origin and the store
+                                                 (every environment's maps count, whatever --env says)
   stable, canary and promote refuse a release whose mf-manifest.json needs shared packages in versions
   the shell does not provide; ${OVERRIDE_FLAG} rolls it out anyway (with a warning).
   --env defaults to $NETNET_ENV or "local".`;
@@ -48,6 +53,7 @@ const FLAGS: Record<string, string[]> = {
   promote: [SKIP],
   rollback: [],
   guard: ['stages', 'min-stage-sessions', 'interval', 'once'],
+  prune: ['apply'],
 };
 
 function describe(rollout: Rollout | null, remote: string, releases: Releases) {
@@ -75,6 +81,7 @@ const parseFlags = () =>
       'min-stage-sessions': { type: 'string' },
       interval: { type: 'string' },
       once: { type: 'boolean' },
+      apply: { type: 'boolean' },
     },
     allowPositionals: true,
   });
@@ -141,6 +148,12 @@ async function run({
         console.log(`  v${entry.map_version} ${entry.at.toISOString().slice(0, 19).replace('T', ' ')} UTC  ${entry.actor}: ${entry.action}${entry.remote ? ` ${entry.remote}` : ''}`);
       }
     }
+    return;
+  }
+  if (command === 'prune') {
+    // Releases are shared by every environment (one origin, one store): every map counts, --env or not.
+    const plan = values.apply ? await applyPrune(db) : await planPrune(db);
+    for (const line of describePlan(plan, { applied: values.apply === true })) console.log(line);
     return;
   }
   if (command === 'guard') {

@@ -11,8 +11,14 @@ import { readOverrides } from './rollout/overrides';
 import { App } from './App';
 
 const container = document.getElementById('root')!;
-// A QA session (pins, a token) chooses its releases in the browser: it asks for its own state and renders afresh.
-const server = !qaToken() && Object.keys(readOverrides()).length === 0 ? readServerState() : null;
+/** The server accepted a dev server pin for this browser (its cookie): its state is this browser's own. */
+const pinsDevServer = (state: ServerState | null) =>
+  Object.values((state?.map as { remotes?: Record<string, { dev?: unknown }> } | undefined)?.remotes ?? {}).some((rollout) => rollout?.dev !== undefined);
+// A QA session (pins, a token) chooses its releases in the browser: it asks for its own state and
+// renders afresh. A dev server pin is the server's own decision (docs/releases.md, "Develop against
+// the real site"): it rendered the page for it, leaving that area to the browser, so it hydrates.
+const offered = readServerState();
+const server = Object.keys(readOverrides()).length === 0 && (!qaToken() || pinsDevServer(offered)) ? offered : null;
 // A page a busy server left to the browser brings the state without a render: it boots from it, and renders.
 const hydrating = server !== null && container.hasChildNodes();
 

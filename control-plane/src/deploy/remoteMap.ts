@@ -19,6 +19,11 @@ export interface RemoteMapEntry {
   stable: ServedRelease;
   canary?: ServedRelease & { percent: number };
   pinnable: ServedRelease[];
+  /**
+   * A dev server this browser alone loads the remote from (./devPin.ts): present only in the map
+   * of a request whose dev pin the server accepted. No hashes: a dev server's files change.
+   */
+  dev?: { origin: string; entry: string };
 }
 
 export interface RemoteMap {
@@ -40,13 +45,14 @@ function pinPolicy(environment: string, rollout: Rollout | null, { env = process
 
 /**
  * `known`: the environment's map and the published releases (liveMap's current()); `request`: what
- * the browser sent (its X-Netnet-QA-Token header).
+ * the browser sent (its X-Netnet-QA-Token header) and the dev pins the server accepted for it
+ * (devPin.ts's devPinsFor: remote → loopback origin).
  */
 export function remoteMapFor(
   environment: string,
   { rollout, releases }: { rollout: Rollout | null; releases: Releases },
   env: NodeJS.ProcessEnv = process.env,
-  { qaToken }: { qaToken?: string | undefined } = {},
+  { qaToken, devPins = {} }: { qaToken?: string | undefined; devPins?: Record<string, string> } = {},
 ): RemoteMap {
   const policy = pinPolicy(environment, rollout, { env, qaToken });
   const base = site.remoteMap(env).remotes;
@@ -73,6 +79,7 @@ export function remoteMapFor(
             .filter((known) => known.integrity && !rolledBack.has(known.version))
             .map((known) => release(remote, known.version))
         : [],
+      ...(devPins[remote] && { dev: { origin: devPins[remote], entry: `${devPins[remote]}/mf-manifest.json` } }),
     };
   }
   return { environment, remotes };

@@ -1,3 +1,4 @@
+import { loopbackOrigin } from '../rollout/devPin';
 import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
 import { SRI } from './integrity';
@@ -30,6 +31,18 @@ export interface RemoteRollout {
   canary?: CanaryRelease;
   /** The only releases a QA pin may choose (docs/architecture.md: releases and security). */
   pinnable: Release[];
+  /**
+   * The dev server this browser alone loads the remote from, named by the server only for a
+   * browser whose dev pin it accepted (docs/releases.md, "Develop against the real site").
+   */
+  dev?: DevServer;
+}
+
+export interface DevServer {
+  /** A loopback origin: http://localhost:<port>, http://127.0.0.1:<port> or http://[::1]:<port>. */
+  origin: string;
+  /** Its mf-manifest.json. */
+  entry: string;
 }
 
 export interface RemoteMap {
@@ -102,7 +115,19 @@ function remoteRollout(name: RemoteName, raw: Raw): RemoteRollout {
     if (pins.every((pin): pin is Release => pin !== null)) rollout.pinnable = pins;
     else console.warn(`[netnet] the map's pinnable releases of ${name} are malformed; no version of it can be pinned.`);
   }
+  if (raw.dev !== undefined) {
+    const dev = devServer(raw.dev);
+    if (dev) rollout.dev = dev;
+    else console.warn(`[netnet] the map's dev server for ${name} is not a loopback origin; it is not loaded.`);
+  }
   return rollout;
+}
+
+/** A dev server only on this machine, its entry at its root; anything else is not loaded. */
+function devServer(value: unknown): DevServer | null {
+  if (!isObject(value) || typeof value.origin !== 'string' || value.entry !== `${value.origin}/mf-manifest.json`) return null;
+  const checked = loopbackOrigin(value.origin);
+  return 'origin' in checked && checked.origin === value.origin ? { origin: checked.origin, entry: value.entry } : null;
 }
 
 /** Validates the map; a remote the map leaves out simply shows its fallback. */

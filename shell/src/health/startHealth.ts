@@ -46,8 +46,10 @@ export function startHealth({ firstRemote, ticket }: HealthOptions): () => void 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
+  // A developer's dev server (docs/releases.md, "Develop against the real site") is no release:
+  // nothing about it is reported, so it never counts for or against one.
   const settle = (release: ReleaseRef, outcome: Outcome) =>
-    sessions.settle({ remote: release.remote, version: release.version, channel: release.channel }, outcome);
+    release.channel !== 'dev' && sessions.settle({ remote: release.remote, version: release.version, channel: release.channel }, outcome);
 
   /** Reads the rollout status: fallbacks and loads so far. True when a new outcome is waiting. */
   const sync = (): boolean => {
@@ -146,7 +148,7 @@ export function startHealth({ firstRemote, ticket }: HealthOptions): () => void 
     safely((name: VitalName, value: number) => {
       const status = getRolloutStatus().remotes[firstRemote];
       // A page that never showed its remote measured an error message, not the release.
-      if (stopped || status?.state !== 'loaded') return;
+      if (stopped || status?.state !== 'loaded' || status.channel === 'dev') return;
       if (sessions.addVitals({ remote: firstRemote, version: status.version, channel: status.channel }, { [name]: value })) changed();
     }),
   );

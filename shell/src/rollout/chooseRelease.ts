@@ -2,7 +2,11 @@ import type { Release, RemoteRollout } from '../federation/remoteMap';
 import type { RemoteName } from '../federation/remotes';
 import { bucketOf, inCanary } from './bucket';
 
-export type Channel = 'stable' | 'canary' | 'override';
+/** 'dev': a developer's own dev server, pinned in their browser only (docs/releases.md). */
+export type Channel = 'stable' | 'canary' | 'override' | 'dev';
+
+/** The version a dev server's area is shown with: no release has it (not a SemVer). */
+export const DEV_VERSION = 'dev';
 
 export interface Choice extends Release {
   channel: Channel;
@@ -15,8 +19,9 @@ export const pinnedRelease = (rollout: RemoteRollout, version: string): Release 
   rollout.pinnable.find((release) => release.version === version);
 
 /**
- * Which release of a remote this member gets: a QA pin the map allows first, then the canary if
- * the member's bucket falls inside its share, else stable.
+ * Which release of a remote this member gets: the dev server this browser pinned (the map names
+ * one only for that browser), then a QA pin the map allows, then the canary if the member's bucket
+ * falls inside its share, else stable. A dev server's files carry no hashes (it has no release).
  */
 export function chooseRelease(
   remote: RemoteName,
@@ -25,6 +30,7 @@ export function chooseRelease(
 ): Choice {
   const bucket = bucketOf(remote, identity);
   const { stable, canary } = rollout;
+  if (rollout.dev) return { version: DEV_VERSION, entry: rollout.dev.entry, channel: 'dev', bucket };
   if (override !== undefined) {
     const pinned = pinnedRelease(rollout, override);
     if (pinned) return { ...(override === stable.version ? stable : pinned), channel: override === stable.version ? 'stable' : 'override', bucket };

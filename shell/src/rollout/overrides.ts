@@ -2,6 +2,7 @@ import type { RemoteMap } from '../federation/remoteMap';
 import { isVersion } from '../federation/version';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 import { pinnedRelease } from './chooseRelease';
+import { devPinParams, parseDevPin, TOKEN_NEEDED } from './devPin';
 import { QA_TOKEN_PARAM } from './qaToken';
 
 // QA pins: `?remote.remote-title=1.4.0` makes this browser load remote-title 1.4.0 until
@@ -26,7 +27,8 @@ export function applyOverrideParams(current: Overrides, search: string): Overrid
     if (remote === undefined) continue;
     if (!isRemoteName(remote)) {
       console.warn(`[netnet] ignoring the override for unknown remote "${remote}".`);
-    } else if (value === CLEAR) {
+    } else if (value === CLEAR || parseDevPin(value) !== null) {
+      // A dev server pin (./devPin.ts) replaces a version pin; its own cookie is the server's.
       delete next[remote];
     } else if (isVersion(value)) {
       next[remote] = value;
@@ -81,14 +83,38 @@ export function checkPins(overrides: Overrides, map: RemoteMap): { honoured: Ove
   return { honoured, refused };
 }
 
+export interface PagePins {
+  honoured: Overrides;
+  refused: Overrides;
+  /** Remote → the dev server origin this browser loads it from (the server accepted the pin). */
+  devServers: Partial<Record<RemoteName, string>>;
+  /** Remote → why the dev server pin this page's address asked for was refused. */
+  refusedDevServers: Partial<Record<RemoteName, string>>;
+}
+
 /** The pins this page may use; refused ones are forgotten, so they cannot come back later. */
-export function pinsForPage(search: string, map: RemoteMap): { honoured: Overrides; refused: Overrides } {
+export function pinsForPage(search: string, map: RemoteMap): PagePins {
   const pins = checkPins(applyOverrideParams(readOverrides(), search), map);
+  const devServers: PagePins['devServers'] = {};
+  for (const remote of remoteNames) {
+    const dev = map.remotes[remote]?.dev;
+    if (!dev) continue;
+    devServers[remote] = dev.origin;
+    // The dev server wins over a version pin of the same remote.
+    delete pins.honoured[remote];
+  }
+  // A dev pin the address asked for and the map does not name: the server refused it.
+  const refusedDevServers: PagePins['refusedDevServers'] = {};
+  for (const [remote, asked] of Object.entries(devPinParams(search)) as [RemoteName, { origin: string } | { error: string }][]) {
+    if ('error' in asked) refusedDevServers[remote] = asked.error;
+    else if (devServers[remote] !== asked.origin) refusedDevServers[remote] = `${asked.origin} is refused: ${TOKEN_NEEDED}`;
+  }
   writeOverrides(pins.honoured);
   for (const [remote, version] of Object.entries(pins.refused)) {
     console.warn(`[netnet] ${remote} cannot be pinned to ${version} here: the map does not list it as pinnable.`);
   }
-  return pins;
+  for (const [remote, reason] of Object.entries(refusedDevServers)) console.warn(`[netnet] ${remote}: ${reason}`);
+  return { ...pins, devServers, refusedDevServers };
 }
 
 export const isPinParam = (key: string) => PARAM.test(key) || key === QA_TOKEN_PARAM;

@@ -24,6 +24,10 @@ export interface RolloutStatus {
   overrides: Overrides;
   /** Pins this page was asked for but the map does not allow (told to QA, not loaded). */
   refusedPins: Overrides;
+  /** Remote → the developer's dev server this browser loads it from (docs/releases.md). */
+  devServers: Partial<Record<RemoteName, string>>;
+  /** Remote → why the dev server pin this page asked for was refused. */
+  refusedDevServers: Partial<Record<RemoteName, string>>;
   remotes: Partial<Record<RemoteName, RemoteStatus>>;
 }
 
@@ -33,7 +37,7 @@ declare global {
   }
 }
 
-let status: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, remotes: {} };
+let status: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, refusedDevServers: {}, remotes: {} };
 const listeners = new Set<() => void>();
 
 function publish(next: RolloutStatus): void {
@@ -46,8 +50,10 @@ export function startRolloutStatus({
   debug,
   overrides,
   refusedPins = {},
-}: Pick<RolloutStatus, 'debug' | 'overrides'> & Partial<Pick<RolloutStatus, 'refusedPins'>>): void {
-  publish({ debug, overrides, refusedPins, remotes: {} });
+  devServers = {},
+  refusedDevServers = {},
+}: Pick<RolloutStatus, 'debug' | 'overrides'> & Partial<Pick<RolloutStatus, 'refusedPins' | 'devServers' | 'refusedDevServers'>>): void {
+  publish({ debug, overrides, refusedPins, devServers, refusedDevServers, remotes: {} });
 }
 
 export function recordRemote(remote: RemoteName, update: Partial<RemoteStatus>): void {
@@ -64,7 +70,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 // What a server render shows, and so what hydration starts from: no debug footer, no pins.
-const SERVER_STATUS: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, remotes: {} };
+const SERVER_STATUS: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, refusedDevServers: {}, remotes: {} };
 
 export function useRolloutStatus(): RolloutStatus {
   return useSyncExternalStore(subscribe, getRolloutStatus, () => SERVER_STATUS);

@@ -34,6 +34,8 @@ export interface PageServerOptions {
   config: RuntimeConfig;
   /** What /remotes.json answers for this request. */
   remoteMap: (req: IncomingMessage) => unknown;
+  /** Cookies to set with this request's page besides the device id (the browser's dev pins: docs/releases.md). */
+  cookiesFor?: (req: IncomingMessage) => string[];
   /** How long an area's server build may take to load, and its render to finish its data. */
   budgetMs?: number;
   /** The render cap (renderGate.ts); RENDERS by default. */
@@ -92,7 +94,7 @@ interface Area {
   hashes: ReadonlyMap<string, string> | null;
 }
 
-export function createPageServer({ template, config, remoteMap, budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
+export function createPageServer({ template, config, remoteMap, cookiesFor = () => [], budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
   const page = parseTemplate(template);
   setRuntimeConfig(config);
   const routes = compileRoutes();
@@ -118,7 +120,7 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
       return;
     }
     const secure = facts?.https ?? (req.socket as { encrypted?: boolean }).encrypted === true;
-    const cookies: string[] = [];
+    const cookies: string[] = [...cookiesFor(req)];
     const member = readIdCookie(req.headers.cookie, MEMBER_COOKIE);
     let device = readIdCookie(req.headers.cookie, DEVICE_COOKIE);
     if (!device) {
@@ -212,7 +214,9 @@ export function createPageServer({ template, config, remoteMap, budgetMs = BUDGE
     // is told, so the page's release-health report counts it against that release.
     let fellBackFrom: { version: string; channel: Choice['channel']; reason: string } | undefined;
     let fault: string | null = null;
-    if (rollout) {
+    // A dev server pinned by this browser is on the developer's machine, out of the server's reach:
+    // its area is left to the browser (as a failed render's is), the rest of the page rendered.
+    if (rollout && !rollout.dev) {
       const first = releaseFor(entry.remote, rollout, { member, device });
       const tries: Choice[] = [first, ...(first.channel === 'stable' ? [] : [{ ...rollout.stable, channel: 'stable' as const, bucket: first.bucket }])];
       for (const choice of tries) {

@@ -260,3 +260,23 @@ describe('the release-health ticket', () => {
     expect(rendered(responses[1]!.body)).toBe(false);
   });
 });
+
+describe('a dev server pin', () => {
+  const release = { version: '1.0.0', entry: 'http://cdn.test/remote-title/1.0.0/mf-manifest.json' };
+  const map = { remotes: { 'remote-title': { stable: release, pinnable: [], dev: { origin: 'http://localhost:3013', entry: 'http://localhost:3013/mf-manifest.json' } } } };
+  const member = 'GET /title/604 HTTP/1.1\r\nHost: netnet.test\r\nCookie: netnet-device=d1; netnet-member=m1\r\n\r\n';
+
+  it('leaves that area to the browser, renders the rest, and sets the cookie it is given', async () => {
+    renderTaking(0);
+    const { serverPage } = jest.requireMock<{ serverPage: jest.Mock }>('./pageLoader');
+    serverPage.mockClear();
+    const port = await serve({ remoteMap: () => map, cookiesFor: () => ['netnet-dev-pin=x; Path=/; HttpOnly'] });
+    const [response] = (await raw(port, member, 1)).responses;
+    expect(serverPage).not.toHaveBeenCalled();
+    expect(render).toHaveBeenCalledWith(expect.objectContaining({ page: { key: 'remote_title/MovieDetail', Page: null } }));
+    expect(response!.head).toMatch(/\r\nset-cookie: netnet-dev-pin=x; Path=\/; HttpOnly\r\n/i);
+    const page = response!.body.toString('utf8');
+    expect(rendered(response!.body)).toBe(true);
+    expect(stateOf(page)).toMatchObject({ chosen: {}, map });
+  });
+});

@@ -1,0 +1,177 @@
+// Dev pins (./devPin.ts): which origins may be pinned (loopback only), that a valid QA token is
+// needed, what the cookie keeps and when it goes, and what the map names for the pinned browser.
+// Run: node --import tsx --test control-plane/src/deploy/devPin.test.ts
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEV_PIN_COOKIE, devPinSources, devPinsFor, loopbackOrigin, parseDevPin, TOKEN_NEEDED, type DevPinRequest } from './devPin.ts';
+import { signQaToken } from './qaToken.ts';
+import { remoteMapFor } from './remoteMap.ts';
+
+const SECRET = 'dev-pin-secret-for-tests';
+const ENVIRONMENT = 'dev-pin-test';
+const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
+const NOW = Date.UTC(2026, 10, 27, 3, 0, 0);
+const env = { NETNET_QA_SECRET: SECRET };
+const token = signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 8, now: NOW });
+
+const pinsOf = (req: DevPinRequest, options: { now?: number; env?: NodeJS.ProcessEnv; environment?: string } = {}) =>
+  devPinsFor(req, { environment: options.environment ?? ENVIRONMENT, remotes: REMOTES, env: options.env ?? env, now: options.now ?? NOW });
+
+const page = (query: string, cookie?: string): DevPinRequest => ({ url: `/title/604?${query}`, headers: cookie ? { cookie } : {} });
+
+/** The cookie's name=value from a Set-Cookie line, as the browser sends it back. */
+const sentBack = (setCookie: string | null) => {
+  assert.ok(setCookie, 'a cookie is set');
+  return setCookie.split(';')[0]!;
+};
+
+describe('loopbackOrigin', () => {
+  const accepted: Array<[string, string]> = [
+    ['http://localhost:3003', 'http://localhost:3003'],
+    ['http://localhost:3003/', 'http://localhost:3003'],
+    ['http://127.0.0.1:5173', 'http://127.0.0.1:5173'],
+    // No IPv6 address in a CSP: pinned as localhost.
+    ['http://[::1]:3003', 'http://localhost:3003'],
+  ];
+  for (const [value, origin] of accepted) {
+    it(`accepts ${value}`, () => assert.deepEqual(loopbackOrigin(value), { origin }));
+  }
+  const refused = [
+    'http://example.com:3003',
+    'https://localhost:3003',
+    'http://localhost',
+    'http://localhost:80',
+    'http://localhost.example.com:3003',
+    'http://127.0.0.2:3003',
+    'http://0x7f000001:3003',
+    'http://2130706433:3003',
+    'http://LOCALHOST:3003',
+    'http://user@localhost:3003',
+    'http://localhost:3003/remote',
+    'http://localhost:3003?x=1',
+    'http://localhost:3003#x',
+    'http://[::ffff:127.0.0.1]:3003',
+    'http://10.0.0.5:3003',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    '//localhost:3003',
+    'localhost:3003',
+    '',
+  ];
+  for (const value of refused) {
+    it(`refuses ${JSON.stringify(value)} with the reason`, () => {
+      const result = loopbackOrigin(value);
+      assert.ok('error' in result, `${value} must be refused`);
+      assert.match(result.error, /only a dev server on this machine can be pinned: http:\/\/localhost:<port>, http:\/\/127\.0\.0\.1:<port> or http:\/\/\[::1\]:<port>/);
+    });
+  }
+  it('reads only values that start with dev:', () => {
+    assert.equal(parseDevPin('1.4.0'), null);
+    assert.equal(parseDevPin('clear'), null);
+    assert.deepEqual(parseDevPin('dev:http://localhost:3003'), { origin: 'http://localhost:3003' });
+    assert.ok('error' in (parseDevPin('dev:http://evil.example:3003') ?? {}));
+  });
+});
+
+describe('devPinsFor', () => {
+  it('pins a loopback dev server with a valid token, in an HttpOnly cookie that lasts as long as the token', () => {
+    const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`));
+    assert.deepEqual(pins.pins, { 'remote-title': 'http://localhost:3003' });
+    assert.equal(pins.token, token);
+    assert.deepEqual(pins.refused, []);
+    assert.match(pins.setCookie ?? '', new RegExp(`^${DEV_PIN_COOKIE}=[A-Za-z0-9_-]+; Path=/; Max-Age=28800; HttpOnly; SameSite=Lax$`));
+  });
+
+  it('keeps the pin on later requests from the cookie alone, without setting it again', () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    const later = pinsOf({ url: '/browse', headers: { cookie: `netnet-device=abc; ${cookie}` } });
+    assert.deepEqual(later, { pins: { 'remote-title': 'http://localhost:3003' }, token, refused: [], setCookie: null });
+  });
+
+  it('refuses a dev pin without a token, with a token for another environment or secret, or with an expired one', () => {
+    const otherEnv = signQaToken({ secret: SECRET, environment: 'production', hours: 8, now: NOW });
+    const otherSecret = signQaToken({ secret: 'another-secret', environment: ENVIRONMENT, hours: 8, now: NOW });
+    const expired = signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 1, now: NOW - 2 * 3600_000 });
+    for (const query of ['', `qa-token=${otherEnv}&`, `qa-token=${otherSecret}&`, `qa-token=${expired}&`]) {
+      const pins = pinsOf(page(`${query}remote.remote-title=dev:http://localhost:3003`));
+      assert.deepEqual(pins, { pins: {}, token: null, refused: [{ remote: 'remote-title', value: 'dev:http://localhost:3003', reason: TOKEN_NEEDED }], setCookie: null }, query);
+    }
+  });
+
+  it("takes a new pin only with a token beside it: not with the one a pinned browser's cookie holds", () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    const relinked = pinsOf(page('remote.remote-title=dev:http://localhost:6666', cookie));
+    assert.deepEqual(relinked.pins, { 'remote-title': 'http://localhost:3003' });
+    assert.deepEqual(relinked.refused, [{ remote: 'remote-title', value: 'dev:http://localhost:6666', reason: TOKEN_NEEDED }]);
+    assert.equal(relinked.setCookie, null);
+    const withToken = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:6666`, cookie));
+    assert.deepEqual(withToken.pins, { 'remote-title': 'http://localhost:6666' });
+  });
+
+  it('has no dev pins at all on a server without NETNET_QA_SECRET', () => {
+    const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { env: {} });
+    assert.deepEqual(pins.pins, {});
+    assert.equal(pins.refused[0]?.reason, TOKEN_NEEDED);
+  });
+
+  it('refuses a non-loopback origin even with a valid token, and says why', () => {
+    const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://evil.example:3003`));
+    assert.deepEqual(pins.pins, {});
+    assert.equal(pins.setCookie, null);
+    assert.equal(pins.refused.length, 1);
+    assert.match(pins.refused[0]!.reason, /^http:\/\/evil\.example:3003 is refused: only a dev server on this machine can be pinned/);
+  });
+
+  it('ignores unknown remotes', () => {
+    const pins = pinsOf(page(`qa-token=${token}&remote.remote-nope=dev:http://localhost:3003`));
+    assert.deepEqual(pins, { pins: {}, token, refused: [], setCookie: null });
+  });
+
+  it('drops the pin, and the cookie, once its token has expired', () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    const later = pinsOf({ url: '/browse', headers: { cookie } }, { now: NOW + 9 * 3600_000 });
+    assert.deepEqual(later.pins, {});
+    assert.equal(later.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  });
+
+  it('unpins with remote.<name>=clear or a version pin, keeping the other remotes', () => {
+    const both = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003&remote.remote-search=dev:http://127.0.0.1:3014`));
+    assert.deepEqual(both.pins, { 'remote-title': 'http://localhost:3003', 'remote-search': 'http://127.0.0.1:3014' });
+    const cookie = sentBack(both.setCookie);
+    const cleared = pinsOf(page('remote.remote-title=clear', cookie));
+    assert.deepEqual(cleared.pins, { 'remote-search': 'http://127.0.0.1:3014' });
+    const versioned = pinsOf(page('remote.remote-search=1.4.0', sentBack(cleared.setCookie)));
+    assert.deepEqual(versioned.pins, {});
+    assert.equal(versioned.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  });
+
+  it('takes no pin from a cookie it did not write, or one naming another origin', () => {
+    const forged = (stored: unknown) => `${DEV_PIN_COOKIE}=${Buffer.from(JSON.stringify(stored)).toString('base64url')}`;
+    assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token: '1999999999.' + 'a'.repeat(43), pins: { 'remote-title': 'http://localhost:3003' } }) } }).pins, {});
+    assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token, pins: { 'remote-title': 'http://evil.example:3003' } }) } }).pins, {});
+    assert.deepEqual(pinsOf({ url: '/', headers: { cookie: `${DEV_PIN_COOKIE}=not json!` } }).pins, {});
+  });
+
+  it('sets the cookie Secure for a page served over HTTPS', () => {
+    const pins = devPinsFor(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { environment: ENVIRONMENT, remotes: REMOTES, env, now: NOW, secure: true });
+    assert.match(pins.setCookie ?? '', /; Secure$/);
+  });
+});
+
+describe('what the pinned browser gets', () => {
+  it("names the dev server in that browser's map only, with no hashes", () => {
+    const known = { rollout: null, releases: new Map() };
+    const pinned = remoteMapFor(ENVIRONMENT, known, env, { devPins: { 'remote-title': 'http://localhost:3003' } });
+    assert.deepEqual(pinned.remotes['remote-title']?.dev, { origin: 'http://localhost:3003', entry: 'http://localhost:3003/mf-manifest.json' });
+    assert.equal(pinned.remotes['remote-search']?.dev, undefined);
+    const everyone = remoteMapFor(ENVIRONMENT, known, env);
+    assert.ok(Object.values(everyone.remotes).every((rollout) => rollout.dev === undefined));
+  });
+
+  it("gives the page's policy the dev servers' origins, and their websockets under every loopback name", () => {
+    assert.deepEqual(devPinSources({ 'remote-title': 'http://localhost:3003', 'remote-search': 'http://127.0.0.1:3014' }), {
+      origins: ['http://127.0.0.1:3014', 'http://localhost:3003'],
+      websockets: ['ws://localhost:3014', 'ws://127.0.0.1:3014', 'ws://localhost:3003', 'ws://127.0.0.1:3003'],
+    });
+  });
+});
