@@ -3,7 +3,8 @@
 // Run: node --import tsx --test control-plane/src/deploy/devPin.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEV_PIN_COOKIE, devPinSources, devPinsFor, loopbackOrigin, parseDevPin, TOKEN_NEEDED, type DevPinRequest } from './devPin.ts';
+import { loopbackOrigin, parseDevPin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { DEV_PIN_COOKIE, devPinSources, devPinsFor, type DevPinRequest } from './devPin.ts';
 import { signQaToken } from './qaToken.ts';
 import { remoteMapFor } from './remoteMap.ts';
 

@@ -11,42 +11,11 @@
 //    server needs it on every page request (the page's CSP names the origin, and the server leaves
 //    that area to the browser), and page scripts need never read it. The address bar and shared
 //    links never carry it (the shell takes the parameters out at boot).
+import { loopbackOrigin, parseDevPin, PIN_PARAM, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
 import { verifyQaToken } from './qaToken.ts';
 
 export const DEV_PIN_COOKIE = 'netnet-dev-pin';
-/** A pin's value names a dev server when it starts with this: `remote.remote-title=dev:http://localhost:3003`. */
-export const DEV_PREFIX = 'dev:';
 const QA_TOKEN_PARAM = 'qa-token';
-const PIN_PARAM = /^remote\.(.+)$/;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-export const LOOPBACK_ONLY =
-  'only a dev server on this machine can be pinned: http://localhost:<port>, http://127.0.0.1:<port> or http://[::1]:<port>';
-export const TOKEN_NEEDED = 'a dev server pin needs a valid QA token (npm run qa-token)';
-
-/** The origin of a loopback dev server, or why the value is not one. */
-export function loopbackOrigin(value: string): { origin: string } | { error: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { error: `"${value}" is not an address; ${LOOPBACK_ONLY}` };
-  }
-  const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === '' && url.pathname === '/';
-  // The written form must be the origin itself (a trailing "/" aside): nothing the URL parser fixes up.
-  const written = value.replace(/\/$/, '') === url.origin;
-  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.port === '' || !bare || !written) {
-    return { error: `${value} is refused: ${LOOPBACK_ONLY}` };
-  }
-  // A Content-Security-Policy cannot name an IPv6 address (CSP3's host-source has no IPv6
-  // literal): [::1] is pinned as localhost, which browsers resolve to ::1 and 127.0.0.1 alike.
-  return { origin: url.hostname === '[::1]' ? `http://localhost:${url.port}` : url.origin };
-}
-
-/** `dev:<origin>` → the origin or why not; null when the value does not name a dev server at all. */
-export function parseDevPin(value: string): { origin: string } | { error: string } | null {
-  return value.startsWith(DEV_PREFIX) ? loopbackOrigin(value.slice(DEV_PREFIX.length)) : null;
-}
 
 export interface RefusedDevPin {
   remote: string;

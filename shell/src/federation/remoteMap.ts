@@ -1,4 +1,4 @@
-import { loopbackOrigin } from '../rollout/devPin';
+import { loopbackOrigin } from '@netnet/shared/dev-pin';
 import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
 import { SRI } from './integrity';

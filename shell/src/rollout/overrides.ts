@@ -2,7 +2,8 @@ import type { RemoteMap } from '../federation/remoteMap';
 import { isVersion } from '../federation/version';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 import { pinnedRelease } from './chooseRelease';
-import { devPinParams, parseDevPin, TOKEN_NEEDED } from './devPin';
+import { parseDevPin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { devPinParams } from './devPin';
 import { QA_TOKEN_PARAM } from './qaToken';
 
 // QA pins: `?remote.remote-title=1.4.0` makes this browser load remote-title 1.4.0 until
