@@ -17,7 +17,7 @@ import { remoteMapFor } from '../deploy/remoteMap.ts';
 import { parsePercent } from '../deploy/rolloutCommands.ts';
 import { changeRollout, type RolloutCommand } from '../deploy/rolloutChange.ts';
 import { assertVersion, DeployError, deployDir } from '../deploy/tree.ts';
-import { UPLOAD_LIMITS } from '../deploy/upload.ts';
+import { UPLOAD_LIMITS, type publishUpload } from '../deploy/upload.ts';
 import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
@@ -46,24 +46,8 @@ export const API_LIMITS = Object.freeze({
 
 export type ApiLimits = Record<keyof typeof API_LIMITS, number>;
 
-/** The upload's verification and publication (deploy/upload.ts's publishUpload). */
-export interface UploadResult {
-  outcome: 'published' | 'unchanged';
-  remote: string;
-  version: string;
-  files: number;
-  bytes: number;
-}
-export type PublishUpload = (options: {
-  remote: string;
-  version: string;
-  body: NodeJS.ReadableStream;
-  contentType: string | undefined;
-  browserOnly?: boolean;
-  db: Database;
-  deployDir: string;
-  env?: NodeJS.ProcessEnv;
-}) => Promise<UploadResult>;
+/** What publishes an upload: deploy/upload.ts's publishUpload, or a stand-in in tests. */
+export type PublishUpload = typeof publishUpload;
 
 export interface ApiOptions {
   database: Database;
