@@ -26,9 +26,9 @@ export const fallBackToStable = (remote: RemoteName, error: unknown): boolean =>
  * releases a server-rendered page was rendered with, which this page then loads.
  */
 export function registerRollout(map: RemoteMap, { search = window.location.search, chosen }: { search?: string; chosen?: Partial<Record<RemoteName, ChosenRelease>> } = {}): void {
-  const { honoured, refused, devServers, refusedDevServers } = pinsForPage(search, map);
+  const { honoured, refused, devServers, askedDevPins } = pinsForPage(search, map);
   removeOverrideParams();
-  startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides: honoured, refusedPins: refused, devServers, refusedDevServers });
+  startRolloutStatus({ debug: new URLSearchParams(search).has('debug'), overrides: honoured, refusedPins: refused, devServers, askedDevPins });
   answerIntegrityLookups();
   versions = createRemoteVersions({ map, overrides: honoured, identity: bucketIdentity, chosen });
   registerPlugins([rolloutPlugin(versions)]);

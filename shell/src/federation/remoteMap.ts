@@ -1,4 +1,4 @@
-import { loopbackOrigin } from '@netnet/shared/dev-pin';
+import { isLoopbackOrigin } from '@netnet/shared/dev-pin';
 import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
 import { SRI } from './integrity';
@@ -126,8 +126,7 @@ function remoteRollout(name: RemoteName, raw: Raw): RemoteRollout {
 /** A dev server only on this machine, its entry at its root; anything else is not loaded. */
 function devServer(value: unknown): DevServer | null {
   if (!isObject(value) || typeof value.origin !== 'string' || value.entry !== `${value.origin}/mf-manifest.json`) return null;
-  const checked = loopbackOrigin(value.origin);
-  return 'origin' in checked && checked.origin === value.origin ? { origin: checked.origin, entry: value.entry } : null;
+  return isLoopbackOrigin(value.origin) ? { origin: value.origin, entry: value.entry } : null;
 }
 
 /** Validates the map; a remote the map leaves out simply shows its fallback. */

@@ -1,10 +1,13 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, provideAuthActions, Route, Routes } from '@netnet/shared';
-import { ProfileMenu } from './ProfileMenu';
+import { loadProfileMenuList, ProfileMenu } from './ProfileMenu';
 
 const signOut = jest.fn<Promise<void>, []>();
 provideAuthActions({ signIn: jest.fn(), signUp: jest.fn(), signOut: () => signOut() });
+
+// As on a page that has been idle a moment: the open menu's code is here.
+beforeAll(() => loadProfileMenuList());
 
 function renderMenu() {
   render(

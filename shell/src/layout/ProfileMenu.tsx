@@ -1,20 +1,28 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { getAuthActions, href, useNavigate } from '@netnet/shared';
 import defaultAvatar from '../assets/avatars/default.svg';
-import anaAvatar from '../assets/avatars/ana.svg';
-import benAvatar from '../assets/avatars/ben.svg';
-import kidsAvatar from '../assets/avatars/kids.svg';
+import { whenIdle } from '../boot/whenIdle';
+import type { ProfileMenuListProps } from './ProfileMenuList';
 import styles from './ProfileMenu.module.scss';
-
-// Profiles are cosmetic (docs/product.md): three fixed entries and one default avatar on the button.
-const profiles = [
-  { name: 'Ana', avatar: anaAvatar },
-  { name: 'Ben', avatar: benAvatar },
-  { name: 'Kids', avatar: kidsAvatar },
-];
 
 /** Which item takes focus when the menu opens: the last one when it is opened with ArrowUp. */
 type Opened = false | 'first' | 'last';
+
+// The open menu is a chunk of its own (./ProfileMenuList.tsx), fetched once the page is idle.
+let loadedList: ComponentType<ProfileMenuListProps> | null = null;
+let loadingList: Promise<ComponentType<ProfileMenuListProps>> | null = null;
+
+/** The open menu's code, once; a failed download is tried again on the next call. */
+export function loadProfileMenuList(): Promise<ComponentType<ProfileMenuListProps>> {
+  loadingList ??= import(/* webpackChunkName: "profile-menu" */ './ProfileMenuList').then(
+    (module) => (loadedList = module.ProfileMenuList),
+    (error: unknown) => {
+      loadingList = null;
+      throw error;
+    },
+  );
+  return loadingList;
+}
 
 /**
  * The avatar's menu, with the WAI-ARIA menu button keyboard pattern: Enter, Space or ArrowDown
@@ -24,30 +32,34 @@ type Opened = false | 'first' | 'last';
  */
 export function ProfileMenu() {
   const [open, setOpen] = useState<Opened>(false);
+  const [List, setList] = useState(() => loadedList);
   const [signOutFailed, setSignOutFailed] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
-  const menu = useRef<HTMLUListElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const navigate = useNavigate();
 
-  const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-
+  // Fetched while the page is idle, or at once when the member opens the menu before that.
   useEffect(() => {
-    if (!open) return;
-    const all = items();
-    all[open === 'first' ? 0 : all.length - 1]?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    if (List) return;
+    let current = true;
+    const load = () =>
+      void loadProfileMenuList().then(
+        (loaded) => current && setList(() => loaded),
+        () => {},
+      );
+    if (open) load();
+    else whenIdle(load);
+    return () => {
+      current = false;
     };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
+  }, [List, open]);
 
-  const close = () => {
+  const close = useCallback(() => {
     setOpen(false);
     button.current?.focus();
-  };
+  }, []);
+  const dismiss = useCallback(() => setOpen(false), []);
 
   const onButtonKey = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -56,28 +68,6 @@ export function ProfileMenu() {
     } else if (event.key === 'Escape' && open) {
       close();
     }
-  };
-
-  const onMenuKey = (event: KeyboardEvent) => {
-    const all = items();
-    const current = all.indexOf(document.activeElement as HTMLElement);
-    const focusAt = (index: number) => all[(index + all.length) % all.length]?.focus();
-    const key = event.key;
-    // From the button, the browser's own Tab then moves on as if the menu had never opened.
-    if (key === 'Tab') return close();
-    if (key === 'ArrowDown') focusAt(current + 1);
-    else if (key === 'ArrowUp') focusAt(current - 1);
-    else if (key === 'Home') focusAt(0);
-    else if (key === 'End') focusAt(all.length - 1);
-    else if (key === 'Escape') close();
-    else if (key.length === 1 && key !== ' ') {
-      // Typeahead: the next item (after the current one, wrapping) whose name starts with the key.
-      const starts = (index: number) => all[index % all.length]?.textContent?.trim().toLowerCase().startsWith(key.toLowerCase());
-      const next = Array.from(all, (_, step) => current + 1 + step).find(starts);
-      if (next === undefined) return;
-      focusAt(next);
-    } else return;
-    event.preventDefault();
   };
 
   const signOut = async () => {
@@ -106,23 +96,7 @@ export function ProfileMenu() {
       >
         <img src={defaultAvatar} alt="" width={32} height={32} />
       </button>
-      {open && (
-        <ul ref={menu} id={menuId} role="menu" aria-label="Profiles" className={styles.menu} onKeyDown={onMenuKey}>
-          {profiles.map((profile) => (
-            <li key={profile.name} role="none">
-              <button type="button" role="menuitem" tabIndex={-1} className={styles.item} onClick={close}>
-                <img src={profile.avatar} alt="" width={32} height={32} />
-                {profile.name}
-              </button>
-            </li>
-          ))}
-          <li role="none" className={styles.separator}>
-            <button type="button" role="menuitem" tabIndex={-1} className={styles.item} onClick={signOut}>
-              Sign out of Netnet
-            </button>
-          </li>
-        </ul>
-      )}
+      {open && List && <List id={menuId} focus={open} root={root} close={close} dismiss={dismiss} signOut={() => void signOut()} />}
       {signOutFailed && (
         <p role="alert" className={styles.error}>
           Signing out failed. Please try again.

@@ -1,5 +1,5 @@
 import type { RemoteName } from '../federation/remotes';
-import { clearDevPinsHref } from './devPin';
+import { clearDevPinsHref, refusedDevPins } from './devPin';
 import { clearOverrides, withoutOverrideParams } from './overrides';
 import { useRolloutStatus } from './rolloutStatus';
 import styles from './RolloutNotices.module.scss';
@@ -14,11 +14,11 @@ const list = (pins: Record<string, string>) =>
  * get, and which pins were refused and why.
  */
 export function OverrideBanner() {
-  const { overrides, refusedPins, devServers, refusedDevServers, remotes } = useRolloutStatus();
+  const { overrides, refusedPins, devServers, askedDevPins, remotes } = useRolloutStatus();
   const pinned = Object.keys(overrides).length > 0;
   const dev = Object.entries(devServers);
   const refused = Object.keys(refusedPins).length > 0;
-  const refusedDev = Object.entries(refusedDevServers);
+  const refusedDev = Object.entries(refusedDevPins(askedDevPins, devServers));
   const active = pinned || dev.length > 0;
   if (!active && !refused && refusedDev.length === 0) return null;
   return (

@@ -18,23 +18,23 @@ it('tells QA which versions are pinned, and Clear unpins them', async () => {
   // jsdom cannot navigate; it says so on console.error.
   jest.spyOn(console, 'error').mockImplementation(() => {});
   render(<RolloutNotices />);
-  expect(screen.getByRole('status')).toHaveTextContent('QA overrides active: remote-title 1.4.0, remote-search 2.0.0');
+  expect(await screen.findByRole('status')).toHaveTextContent('QA overrides active: remote-title 1.4.0, remote-search 2.0.0');
   await userEvent.click(screen.getByRole('button', { name: 'Clear overrides' }));
   expect(localStorage.getItem('netnet:remote-overrides')).toBeNull();
 });
 
-it('tells QA which pins were refused (not pinnable here), without offering to clear pins that are not there', () => {
+it('tells QA which pins were refused (not pinnable here), without offering to clear pins that are not there', async () => {
   startRolloutStatus({ debug: false, overrides: {}, refusedPins: { 'remote-title': '0.9.0' } });
   render(<RolloutNotices />);
-  expect(screen.getByRole('status')).toHaveTextContent('Not pinnable here: remote-title 0.9.0. This page loads what members get.');
+  expect(await screen.findByRole('status')).toHaveTextContent('Not pinnable here: remote-title 0.9.0. This page loads what members get.');
   expect(screen.queryByText(/QA overrides active/)).not.toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Clear overrides' })).not.toBeInTheDocument();
 });
 
-it('with ?debug, lists the release each remote loaded as it loads', () => {
+it('with ?debug, lists the release each remote loaded as it loads', async () => {
   startRolloutStatus({ debug: true, overrides: {} });
   render(<RolloutNotices />);
-  const footer = screen.getByRole('contentinfo', { name: 'Remote versions' });
+  const footer = await screen.findByRole('contentinfo', { name: 'Remote versions' });
   expect(footer).toHaveTextContent('remote-title: not loaded');
 
   act(() => recordRemote('remote-title', { version: '1.4.0', channel: 'canary', entry, bucket: 3.2, state: 'loaded' }));

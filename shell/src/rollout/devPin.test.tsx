@@ -1,14 +1,11 @@
-// Dev pins in the shell (docs/releases.md, "Develop against the real site"): the same loopback rule
-// as the shell's server (control-plane/src/deploy/devPin.ts, checked here against it), a map's dev
-// server loaded only when loopback, chosen before anything else and never hashed, refusals told.
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// Dev pins in the shell (docs/releases.md, "Develop against the real site"): a map's dev server
+// loaded only when loopback (the rule of @netnet/shared/dev-pin, the server's too), chosen before
+// anything else and never hashed, refusals told.
 import { render, screen } from '@testing-library/react';
 import { parseRemoteMap, type RemoteMap } from '../federation/remoteMap';
 import { chooseRelease } from './chooseRelease';
-import { loopbackOrigin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
-import { clearDevPinsHref, devPinParams } from './devPin';
+import { TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { clearDevPinsHref, devPinParams, refusedDevPins } from './devPin';
 import { pinsForPage, withoutOverrideParams } from './overrides';
 import { RolloutNotices } from './RolloutNotices';
 import { recordRemote, startRolloutStatus } from './rolloutStatus';
@@ -16,47 +13,6 @@ import { recordRemote, startRolloutStatus } from './rolloutStatus';
 beforeEach(() => {
   localStorage.clear();
   jest.spyOn(console, 'warn').mockImplementation(() => {});
-});
-
-const values = [
-  'http://localhost:3003',
-  'http://localhost:3003/',
-  'http://127.0.0.1:5173',
-  'http://[::1]:3003',
-  'http://example.com:3003',
-  'https://localhost:3003',
-  'http://localhost',
-  'http://localhost:80',
-  'http://localhost.example.com:3003',
-  'http://127.0.0.2:3003',
-  'http://0x7f000001:3003',
-  'http://LOCALHOST:3003',
-  'http://user@localhost:3003',
-  'http://localhost:3003/remote',
-  'http://localhost:3003?x=1',
-  'http://[::ffff:127.0.0.1]:3003',
-  'javascript:alert(1)',
-  'localhost:3003',
-  '',
-];
-const accepted = new Set(['http://localhost:3003', 'http://localhost:3003/', 'http://127.0.0.1:5173', 'http://[::1]:3003']);
-
-// The server's rule is TypeScript, which Node runs under the tsx loader as the servers do.
-function serverAnswers(list: string[]): unknown[] {
-  const module = resolve(__dirname, '../../../control-plane/src/deploy/devPin.ts');
-  const program = `import { loopbackOrigin } from ${JSON.stringify(module)};
-    console.log(JSON.stringify(JSON.parse(process.argv[1]).map(loopbackOrigin)));`;
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return JSON.parse(execFileSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', program, JSON.stringify(list)], { encoding: 'utf8' })) as unknown[];
-}
-
-describe('loopbackOrigin', () => {
-  const server = serverAnswers(values);
-  it.each(values.map((value, index) => ({ value, index })))('$value: the same answer as the server', ({ value, index }) => {
-    const answer = loopbackOrigin(value);
-    expect('origin' in answer).toBe(accepted.has(value));
-    expect(answer).toEqual(server[index]);
-  });
 });
 
 const release = (version: string) => ({ version, entry: `https://cdn.test/remote-title/${version}/mf-manifest.json` });
@@ -92,16 +48,21 @@ describe('pinsForPage', () => {
     const pins = pinsForPage('?qa-token=x&remote.remote-title=dev:http://localhost:3003', pinnedMap());
     expect(pins.devServers).toEqual({ 'remote-title': 'http://localhost:3003' });
     expect(pins.honoured).toEqual({});
-    expect(pins.refusedDevServers).toEqual({});
+    expect(refusedDevPins(pins.askedDevPins, pins.devServers)).toEqual({});
     expect(localStorage.getItem('netnet:remote-overrides')).toBeNull();
   });
 
   it('says why a dev pin was refused: not loopback, or not accepted by the server (no valid token)', () => {
     const map = parseRemoteMap(rawMap());
-    const pins = pinsForPage('?remote.remote-title=dev:http://evil.example:3003&remote.remote-search=dev:http://localhost:3004', map);
+    const search = '?remote.remote-title=dev:http://evil.example:3003&remote.remote-search=dev%3Ahttp://localhost:3004';
+    const pins = pinsForPage(search, map);
     expect(pins.devServers).toEqual({});
-    expect(pins.refusedDevServers['remote-title']).toMatch(/^http:\/\/evil\.example:3003 is refused: only a dev server on this machine can be pinned/);
-    expect(pins.refusedDevServers['remote-search']).toBe(`http://localhost:3004 is refused: ${TOKEN_NEEDED}`);
+    expect(pins.askedDevPins).toBe(search);
+    const refused = refusedDevPins(pins.askedDevPins, pins.devServers);
+    expect(refused['remote-title']).toMatch(/^http:\/\/evil\.example:3003 is refused: only a dev server on this machine can be pinned/);
+    expect(refused['remote-search']).toBe(`http://localhost:3004 is refused: ${TOKEN_NEEDED}`);
+    // A page that asks for no dev pin has nothing to say, and loads no banner for it.
+    expect(pinsForPage('?remote.remote-title=1.4.0&debug', map).askedDevPins).toBe('');
   });
 
   it('reads dev pins from the address: the last one per remote, none after a version or clear', () => {
@@ -112,14 +73,14 @@ describe('pinsForPage', () => {
 });
 
 describe('the banner', () => {
-  it('says the area comes from the dev server, in this browser only', () => {
+  it('says the area comes from the dev server, in this browser only', async () => {
     startRolloutStatus({ debug: false, overrides: {}, devServers: { 'remote-title': 'http://localhost:3003' } });
     render(<RolloutNotices />);
-    expect(screen.getByRole('status')).toHaveTextContent('remote-title comes from the dev server at http://localhost:3003, in this browser only.');
+    expect(await screen.findByRole('status')).toHaveTextContent('remote-title comes from the dev server at http://localhost:3003, in this browser only.');
     expect(screen.getByRole('button', { name: 'Clear overrides' })).toBeInTheDocument();
   });
 
-  it('says when the dev server did not load and members\' release stood in', () => {
+  it('says when the dev server did not load and members\' release stood in', async () => {
     startRolloutStatus({ debug: false, overrides: {}, devServers: { 'remote-title': 'http://localhost:3003' } });
     recordRemote('remote-title', {
       version: '1.0.0',
@@ -130,15 +91,17 @@ describe('the banner', () => {
       fellBackFrom: { version: 'dev', channel: 'dev', reason: 'Failed to load script resources' },
     });
     render(<RolloutNotices />);
-    expect(screen.getByRole('status')).toHaveTextContent(
+    expect(await screen.findByRole('status')).toHaveTextContent(
       'remote-title comes from the dev server at http://localhost:3003, in this browser only. It did not load (is it running?): this page shows what members get.',
     );
   });
 
-  it('says why a dev pin was refused', () => {
-    startRolloutStatus({ debug: false, overrides: {}, refusedDevServers: { 'remote-title': 'http://evil.example:1 is refused: nope' } });
+  it('says why a dev pin was refused', async () => {
+    startRolloutStatus({ debug: false, overrides: {}, askedDevPins: '?remote.remote-title=dev:http://localhost:3005' });
     render(<RolloutNotices />);
-    expect(screen.getByRole('status')).toHaveTextContent('Dev server not pinned for remote-title: http://evil.example:1 is refused: nope. This page loads what members get.');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      `Dev server not pinned for remote-title: http://localhost:3005 is refused: ${TOKEN_NEEDED}. This page loads what members get.`,
+    );
     expect(screen.queryByRole('button', { name: 'Clear overrides' })).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { parseDevPin, PIN_PARAM } from '@netnet/shared/dev-pin';
+import { parseDevPin, PIN_PARAM, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 
 // Dev pins as the shell sees them (docs/releases.md, "Develop against the real site"):
@@ -21,6 +21,20 @@ export function devPinParams(search: string): Partial<Record<RemoteName, { origi
     else delete asked[remote];
   }
   return asked;
+}
+
+/**
+ * Remote → why the dev server pin the page's query asked for is not in use: not a loopback origin,
+ * or the server did not name it in this browser's map (no valid QA token). `devServers`: the ones
+ * the map names.
+ */
+export function refusedDevPins(search: string, devServers: Partial<Record<RemoteName, string>>): Partial<Record<RemoteName, string>> {
+  const refused: Partial<Record<RemoteName, string>> = {};
+  for (const [remote, asked] of Object.entries(devPinParams(search)) as [RemoteName, { origin: string } | { error: string }][]) {
+    if ('error' in asked) refused[remote] = asked.error;
+    else if (devServers[remote] !== asked.origin) refused[remote] = `${asked.origin} is refused: ${TOKEN_NEEDED}`;
+  }
+  return refused;
 }
 
 /** The address that unpins these remotes' dev servers: the server clears the pin's cookie (HttpOnly). */

@@ -86,10 +86,10 @@ describe('pins the map allows', () => {
       honoured: { 'remote-title': '1.4.0' },
       refused: { 'remote-search': '1.1.0' },
       devServers: {},
-      refusedDevServers: {},
+      askedDevPins: '',
     });
     expect(readOverrides()).toEqual({ 'remote-title': '1.4.0' });
-    expect(pinsForPage('?remote.remote-title=0.9.0', map)).toEqual({ honoured: {}, refused: { 'remote-title': '0.9.0' }, devServers: {}, refusedDevServers: {} });
+    expect(pinsForPage('?remote.remote-title=0.9.0', map)).toEqual({ honoured: {}, refused: { 'remote-title': '0.9.0' }, devServers: {}, askedDevPins: '' });
     expect(readOverrides()).toEqual({});
   });
 });

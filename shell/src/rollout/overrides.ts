@@ -2,8 +2,7 @@ import type { RemoteMap } from '../federation/remoteMap';
 import { isVersion } from '../federation/version';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 import { pinnedRelease } from './chooseRelease';
-import { parseDevPin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
-import { devPinParams } from './devPin';
+import { DEV_PREFIX } from '@netnet/shared/dev-pin';
 import { QA_TOKEN_PARAM } from './qaToken';
 
 // QA pins: `?remote.remote-title=1.4.0` makes this browser load remote-title 1.4.0 until
@@ -28,7 +27,7 @@ export function applyOverrideParams(current: Overrides, search: string): Overrid
     if (remote === undefined) continue;
     if (!isRemoteName(remote)) {
       console.warn(`[netnet] ignoring the override for unknown remote "${remote}".`);
-    } else if (value === CLEAR || parseDevPin(value) !== null) {
+    } else if (value === CLEAR || value.startsWith(DEV_PREFIX)) {
       // A dev server pin (./devPin.ts) replaces a version pin; its own cookie is the server's.
       delete next[remote];
     } else if (isVersion(value)) {
@@ -89,9 +88,15 @@ export interface PagePins {
   refused: Overrides;
   /** Remote → the dev server origin this browser loads it from (the server accepted the pin). */
   devServers: Partial<Record<RemoteName, string>>;
-  /** Remote → why the dev server pin this page's address asked for was refused. */
-  refusedDevServers: Partial<Record<RemoteName, string>>;
+  /**
+   * The page's query when it asks for a dev server pin, else '': the banner (loaded only then)
+   * reads from it which were refused and why (./devPin.ts, refusedDevPins).
+   */
+  askedDevPins: string;
 }
+
+// Any `remote.<name>=dev:…` parameter, however encoded: a cheap test on the first page's path.
+const ASKS_DEV_PIN = /(?:^|[?&])remote\.[^=&]*=dev(?::|%3A)/i;
 
 /** The pins this page may use; refused ones are forgotten, so they cannot come back later. */
 export function pinsForPage(search: string, map: RemoteMap): PagePins {
@@ -104,18 +109,11 @@ export function pinsForPage(search: string, map: RemoteMap): PagePins {
     // The dev server wins over a version pin of the same remote.
     delete pins.honoured[remote];
   }
-  // A dev pin the address asked for and the map does not name: the server refused it.
-  const refusedDevServers: PagePins['refusedDevServers'] = {};
-  for (const [remote, asked] of Object.entries(devPinParams(search)) as [RemoteName, { origin: string } | { error: string }][]) {
-    if ('error' in asked) refusedDevServers[remote] = asked.error;
-    else if (devServers[remote] !== asked.origin) refusedDevServers[remote] = `${asked.origin} is refused: ${TOKEN_NEEDED}`;
-  }
   writeOverrides(pins.honoured);
   for (const [remote, version] of Object.entries(pins.refused)) {
     console.warn(`[netnet] ${remote} cannot be pinned to ${version} here: the map does not list it as pinnable.`);
   }
-  for (const [remote, reason] of Object.entries(refusedDevServers)) console.warn(`[netnet] ${remote}: ${reason}`);
-  return { ...pins, devServers, refusedDevServers };
+  return { ...pins, devServers, askedDevPins: ASKS_DEV_PIN.test(search) ? search : '' };
 }
 
 export const isPinParam = (key: string) => PARAM.test(key) || key === QA_TOKEN_PARAM;

@@ -26,8 +26,8 @@ export interface RolloutStatus {
   refusedPins: Overrides;
   /** Remote → the developer's dev server this browser loads it from (docs/releases.md). */
   devServers: Partial<Record<RemoteName, string>>;
-  /** Remote → why the dev server pin this page asked for was refused. */
-  refusedDevServers: Partial<Record<RemoteName, string>>;
+  /** The page's query when it asked for a dev server pin, else '' (overrides.ts, PagePins). */
+  askedDevPins: string;
   remotes: Partial<Record<RemoteName, RemoteStatus>>;
 }
 
@@ -37,7 +37,7 @@ declare global {
   }
 }
 
-let status: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, refusedDevServers: {}, remotes: {} };
+let status: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, askedDevPins: '', remotes: {} };
 const listeners = new Set<() => void>();
 
 function publish(next: RolloutStatus): void {
@@ -51,9 +51,9 @@ export function startRolloutStatus({
   overrides,
   refusedPins = {},
   devServers = {},
-  refusedDevServers = {},
-}: Pick<RolloutStatus, 'debug' | 'overrides'> & Partial<Pick<RolloutStatus, 'refusedPins' | 'devServers' | 'refusedDevServers'>>): void {
-  publish({ debug, overrides, refusedPins, devServers, refusedDevServers, remotes: {} });
+  askedDevPins = '',
+}: Pick<RolloutStatus, 'debug' | 'overrides'> & Partial<Pick<RolloutStatus, 'refusedPins' | 'devServers' | 'askedDevPins'>>): void {
+  publish({ debug, overrides, refusedPins, devServers, askedDevPins, remotes: {} });
 }
 
 export function recordRemote(remote: RemoteName, update: Partial<RemoteStatus>): void {
@@ -70,7 +70,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 // What a server render shows, and so what hydration starts from: no debug footer, no pins.
-const SERVER_STATUS: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, refusedDevServers: {}, remotes: {} };
+const SERVER_STATUS: RolloutStatus = { debug: false, overrides: {}, refusedPins: {}, devServers: {}, askedDevPins: '', remotes: {} };
 
 export function useRolloutStatus(): RolloutStatus {
   return useSyncExternalStore(subscribe, getRolloutStatus, () => SERVER_STATUS);

@@ -1,10 +1,10 @@
 // Which dev servers a browser may pin (docs/releases.md, "Develop against the real site"): the
 // one rule the server that accepts a pin and the shell that loads it both apply.
 
-/** A pin's value names a dev server when it starts with this: `remote.remote-title=dev:http://localhost:3003`. */
-export const DEV_PREFIX = 'dev:';
-/** A pin's query parameter: `remote.<remote>`. */
-export const PIN_PARAM = /^remote\.(.+)$/;
+import { DEV_PREFIX, isLoopbackOrigin } from './origin';
+
+export { DEV_PREFIX, isLoopbackOrigin, PIN_PARAM } from './origin';
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export const LOOPBACK_ONLY =
@@ -27,7 +27,8 @@ export function loopbackOrigin(value: string): { origin: string } | { error: str
   }
   // A Content-Security-Policy cannot name an IPv6 address (CSP3's host-source has no IPv6
   // literal): [::1] is pinned as localhost, which browsers resolve to ::1 and 127.0.0.1 alike.
-  return { origin: url.hostname === '[::1]' ? `http://localhost:${url.port}` : url.origin };
+  const origin = url.hostname === '[::1]' ? `http://localhost:${url.port}` : url.origin;
+  return isLoopbackOrigin(origin) ? { origin } : { error: `${value} is refused: ${LOOPBACK_ONLY}` };
 }
 
 /** `dev:<origin>` → the origin or why not; null when the value does not name a dev server at all. */
