@@ -40,7 +40,9 @@ async function servedBy(origin) {
     throw new Error(`${origin}/remotes.json: ${error.cause?.message ?? error.message}`);
   });
   if (!response.ok) throw new Error(`${origin}/remotes.json: ${response.status}`);
-  return response.json();
+  // The map alone: the release-health ticket beside it is this request's own.
+  const { ticket: _ticket, ...map } = await response.json();
+  return map;
 }
 
 /** Of each remote: the stable and the canary served (not the pinnable list, which publishing changes). */
