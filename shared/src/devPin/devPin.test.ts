@@ -1,6 +1,7 @@
 // Which dev servers may be pinned: the one rule the shell's server and the shell both apply
 // (docs/releases.md, "Develop against the real site").
-import { isLoopbackOrigin, loopbackOrigin, parseDevPin } from '.';
+import { loopbackOrigin, parseDevPin } from '.';
+import { isLoopbackOrigin } from './origin';
 
 const values = [
   'http://localhost:3003',

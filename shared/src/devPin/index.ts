@@ -3,8 +3,6 @@
 
 import { DEV_PREFIX, isLoopbackOrigin } from './origin';
 
-export { DEV_PREFIX, isLoopbackOrigin, PIN_PARAM } from './origin';
-
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export const LOOPBACK_ONLY =

@@ -1,5 +1,6 @@
-// The part of the dev-pin rule every page needs at boot (./index.ts has the rest, for the pages
-// that ask for a pin): kept apart so that a visitor's first page carries only these few bytes.
+// The part of the dev-pin rule every page needs at boot, `@netnet/shared/dev-pin/origin` (./index.ts
+// has the rest, for the pages that ask for a pin): kept apart so that a visitor's first page
+// carries only these few bytes.
 
 /** A pin's value names a dev server when it starts with this: `remote.remote-title=dev:http://localhost:3003`. */
 export const DEV_PREFIX = 'dev:';

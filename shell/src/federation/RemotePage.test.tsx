@@ -49,3 +49,17 @@ it('a failed page is tried again when the member comes back to it', async () => 
   render(<RemotePage remote="remote-auth" module="ComesBack" />);
   expect(await screen.findByRole('heading', { name: 'Back again' })).toBeInTheDocument();
 });
+
+it('a page whose warm-up load just failed shows that failure: one request, not a second one at once', async () => {
+  mockedLoadRemote.mockRejectedValueOnce(new Error('chunk refused')).mockResolvedValueOnce({ default: () => <h1>Too late</h1> });
+  const { loadPage } = await import('./preload');
+  // The boot's warm-up asks first, and fails before the page renders.
+  await expect(loadPage('remote_search/WarmedUp')).rejects.toThrow('chunk refused');
+  render(<RemotePage remote="remote-search" module="WarmedUp" />);
+  expect(await screen.findByRole('alert')).toHaveTextContent('This part of Netnet is unavailable right now');
+  expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
+  // Retry does ask again.
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByRole('heading', { name: 'Too late' })).toBeInTheDocument();
+  expect(mockedLoadRemote).toHaveBeenCalledTimes(2);
+});

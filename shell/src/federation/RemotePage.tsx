@@ -3,7 +3,7 @@ import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
 import { reportAreaError } from './areaErrors';
 import { FallBackOnFileError } from './FallBackOnFileError';
 import { federationName } from './remotes';
-import { forgetRemote, loadPage, pageKey } from './preload';
+import { forgetPage, forgetRemote, loadPage, pageKey } from './preload';
 import { LeftToBrowser, RenderedPageContext } from './renderedPage';
 import type { RemoteName } from './remotes';
 import styles from './RemotePage.module.scss';
@@ -60,6 +60,7 @@ export function RemotePage({ remote, module }: RemotePageProps) {
     reportAreaError(remote, error, { loading: failedLoads.delete(key) });
     console.warn('[netnet] an area failed to render:', error instanceof Error ? error.message : error);
     pages.delete(key);
+    forgetPage(key);
   };
 
   // The remote now points at stable (a canary's file failed after its entry): its pages load anew.

@@ -14,7 +14,12 @@ const asked = new Set<string>();
 
 export const pageKey = ({ remote, module }: { remote: RemoteName; module: string }) => `${federationName(remote)}/${module}`;
 
-/** The page's module, loaded once; a failure is forgotten so the next attempt (Retry) starts anew. */
+// A load that failed is kept this long: the page about to render it (the warm-up at boot races
+// the first render) shows that failure instead of asking again, so one failed request is one
+// failure, reported once. Later attempts (Retry, another visit) start anew.
+const FAILED_LOAD_KEPT_MS = 5_000;
+
+/** The page's module, loaded once; a failure is forgotten a moment later, so the next attempt (Retry) starts anew. */
 export function loadPage(key: string): Promise<PageModule> {
   let load = loads.get(key);
   if (!load) {
@@ -23,10 +28,16 @@ export function loadPage(key: string): Promise<PageModule> {
       if (!module?.default) throw new Error(`${key} did not provide a page.`);
       return module as PageModule;
     });
-    load.catch(() => loads.delete(key));
+    const failed = load;
+    failed.catch(() => setTimeout(() => loads.get(key) === failed && loads.delete(key), FAILED_LOAD_KEPT_MS));
     loads.set(key, load);
   }
   return load;
+}
+
+/** Forgets one page's load at once: its failure was shown, and Retry must ask again. */
+export function forgetPage(key: string): void {
+  loads.delete(key);
 }
 
 /** Forgets the remote's loaded pages: it now points at another release, whose pages load anew. */

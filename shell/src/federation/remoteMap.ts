@@ -1,4 +1,4 @@
-import { isLoopbackOrigin } from '@netnet/shared/dev-pin';
+import { isLoopbackOrigin } from '@netnet/shared/dev-pin/origin';
 import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
 import { SRI } from './integrity';

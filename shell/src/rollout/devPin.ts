@@ -1,4 +1,5 @@
-import { parseDevPin, PIN_PARAM, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { parseDevPin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { PIN_PARAM } from '@netnet/shared/dev-pin/origin';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 
 // Dev pins as the shell sees them (docs/releases.md, "Develop against the real site"):
