@@ -79,7 +79,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const ticketedMap = (req) => {
     const map = remoteMap(req);
     const identity = pageServer.identityOf(req);
-    const signed = ticket(pageServer.ticketReleases(map, identity), identity);
+    const signed = ticket(pageServer.ticketReleasesOf(map, identity), identity);
     return signed === undefined ? map : { ...map, ticket: signed };
   };
   const health = createHealthStore({ db: store.pool, environment });

@@ -19,7 +19,10 @@ import { createRenderGate, type RenderGateOptions } from './renderGate';
 import { compileRoutes } from './routes';
 import { ticketReleases, type TicketIdentity, type TicketRelease } from './ticketReleases';
 
-export { identityOf, ticketReleases } from './ticketReleases';
+export { identityOf } from './ticketReleases';
+
+/** The releases a map document's ticket names for a request (/remotes.json, whose map is not parsed here otherwise). */
+export const ticketReleasesOf = (mapDocument: unknown, identity: TicketIdentity): TicketRelease[] => ticketReleases(parseRemoteMap(mapDocument), identity);
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
 // composed page as HTML — the shell frame and the page's area rendered with the release this
@@ -270,7 +273,7 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
       chosen: area ? { [entry.remote]: { ...area.choice, ...(fellBackFrom && { fellBackFrom }) } } : {},
       catalogue: result.catalogue,
       member,
-      ...ticketOf(mapDocument, { member, device }, fellBackFrom && { remote: entry.remote, version: fellBackFrom.version }),
+      ...ticketOf(map, { member, device }, fellBackFrom && { remote: entry.remote, version: fellBackFrom.version }),
       ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),
     };
     send(req, res, headers, withState(page, result.html, state, area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''));
@@ -280,15 +283,14 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
   function clientState(req: IncomingMessage, identity: TicketIdentity): ServerState | null {
     try {
       const map = remoteMap(req);
-      parseRemoteMap(map);
-      return { config, map, chosen: {}, catalogue: {}, member: identity.member, ...ticketOf(map, identity) };
+      return { config, map, chosen: {}, catalogue: {}, member: identity.member, ...ticketOf(parseRemoteMap(map), identity) };
     } catch {
       return null;
     }
   }
 
   /** `{ ticket }` for the page's state, or nothing when the server signs none. */
-  function ticketOf(map: unknown, identity: TicketIdentity, failed?: { remote: string; version: string }): { ticket?: string } {
+  function ticketOf(map: RemoteMap, identity: TicketIdentity, failed?: { remote: string; version: string }): { ticket?: string } {
     const signed = ticket?.(ticketReleases(map, identity, failed), identity);
     return signed === undefined ? {} : { ticket: signed };
   }

@@ -1,7 +1,12 @@
 /**
  * @jest-environment node
  */
-import { identityOf, ticketReleases } from './ticketReleases';
+import { parseRemoteMap } from '../federation/remoteMap';
+import { identityOf, ticketReleases as releasesOf, type TicketIdentity } from './ticketReleases';
+
+/** The releases for a map as the server holds it: a document, parsed. */
+const ticketReleases = (document: unknown, identity: TicketIdentity, failed?: { remote: string; version: string }) =>
+  releasesOf(parseRemoteMap(document), identity, failed);
 
 // What a page's release-health ticket names (docs/architecture.md, "Release health").
 

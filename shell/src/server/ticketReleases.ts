@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseRemoteMap } from '../federation/remoteMap';
+import type { RemoteMap } from '../federation/remoteMap';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 import { chooseRelease, type Channel } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
@@ -33,8 +33,7 @@ export const identityOf = (req: Pick<IncomingMessage, 'headers'>): TicketIdentit
  * visit to a page the browser renders), the browser makes up its device id itself, so every canary
  * is named. `failed`: a release that already failed on the server for this page, counted there.
  */
-export function ticketReleases(mapDocument: unknown, { member, device }: TicketIdentity, failed?: { remote: string; version: string }): TicketRelease[] {
-  const map = parseRemoteMap(mapDocument);
+export function ticketReleases(map: RemoteMap, { member, device }: TicketIdentity, failed?: { remote: string; version: string }): TicketRelease[] {
   const releases: TicketRelease[] = [];
   for (const remote of remoteNames) {
     const rollout = map.remotes[remote];
