@@ -252,7 +252,8 @@ function shellServerBuild(dir) {
     after: 'shell',
     classPrefix: 'shell',
     target: 'node',
-    entry: { pageServer: './src/server/index.ts' },
+    // renderWorker: a release's render process (src/server/sandbox/worker.ts), started by pageServer.
+    entry: { pageServer: './src/server/index.ts', renderWorker: './src/server/sandbox/worker.ts' },
     // The shell's own images: the same URLs as in the browser build.
     output: { publicPath: '/', library: { type: 'commonjs2' } },
   });

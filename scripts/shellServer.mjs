@@ -84,11 +84,15 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   };
   const health = createHealthStore({ db: store.pool, environment });
   const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
+  // Each release's server build renders in processes of its own, never in this one
+  // (docs/architecture.md#team-code-runs-in-a-sandbox).
+  const areas = ssr ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig() }) : undefined;
   const pages = ssr
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
         remoteMap,
+        areas,
         ticket,
         onServerFallback: ({ remote, version, channel }, { member, device }) =>
           void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device)).catch((error) => {
@@ -132,6 +136,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // What the instance's health endpoint tells of the store: the map it serves and how fresh it is.
   server.storeState = () => live.state();
   server.on('close', () => {
+    areas?.close();
     void (async () => {
       await stopGuard();
       collector.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { pageList, redirects, setRuntimeConfig, type AuthState, type RuntimeConfig } from '@netnet/shared';
+import { redirects, setRuntimeConfig, type AuthState, type RemoteName, type RuntimeConfig } from '@netnet/shared';
 import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
@@ -11,15 +11,16 @@ import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles, type Template } from './document';
 import { chooseEncoding, type Coding } from './encoding';
-import { faultOf, keepOnly, renderFailed, serverPage, warmServerPages } from './pageLoader';
 import { keepRecordsOf, recordedHashes } from './releaseRecord';
 import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
 import { createRenderGate, type RenderGateOptions } from './renderGate';
 import { compileRoutes } from './routes';
+import { AreaRenderError, type RenderPool } from './sandbox';
 import { ticketReleases, type TicketIdentity, type TicketRelease } from './ticketReleases';
 
 export { identityOf } from './ticketReleases';
+export { createSandboxedPool } from './sandbox';
 
 /** The releases a map document's ticket names for a request (/remotes.json, whose map is not parsed here otherwise). */
 export const ticketReleasesOf = (mapDocument: unknown, identity: TicketIdentity): TicketRelease[] => ticketReleases(parseRemoteMap(mapDocument), identity);
@@ -39,7 +40,12 @@ export interface PageServerOptions {
   remoteMap: (req: IncomingMessage) => unknown;
   /** Cookies to set with this request's page besides the device id (the browser's dev pins: docs/releases.md). */
   cookiesFor?: (req: IncomingMessage) => string[];
-  /** How long an area's server build may take to load, and its render to finish its data. */
+  /**
+   * Renders an area with its release's server build, in the release's own processes (sandbox/).
+   * None: every area is left to the browser, the shell frame rendered here.
+   */
+  areas?: RenderPool;
+  /** How long an area's render may take to finish its data. */
   budgetMs?: number;
   /** The render cap (renderGate.ts); RENDERS by default. */
   renders?: Partial<RenderGateOptions>;
@@ -97,7 +103,7 @@ interface Area {
   hashes: ReadonlyMap<string, string> | null;
 }
 
-export function createPageServer({ template, config, remoteMap, cookiesFor = () => [], budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
+export function createPageServer({ template, config, remoteMap, areas, cookiesFor = () => [], budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
   const page = parseTemplate(template);
   setRuntimeConfig(config);
   const routes = compileRoutes();
@@ -196,7 +202,7 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
       console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
       return clientOnly();
     }
-    forgetOldReleases(map);
+    forgetOldReleases(map, areas);
 
     const signedIn = member !== null;
     const auth: AuthState = signedIn ? { status: 'authenticated', member: { uid: member, email: null } } : { status: 'anonymous' };
@@ -232,14 +238,13 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
       }
     }
     async function tryRelease(choice: Choice): Promise<Area | null> {
-      const started = Date.now();
+      if (!areas) return null;
       try {
-        const module = await serverPage(entry.remote, entry.module, choice, budgetMs);
         // The release's manifest (for the head's links) is read while the page renders; once per release.
         const files = areaFiles(choice, entry.module).catch(() => null);
         // A checked release's files are linked with their hashes, or not at all.
         const hashes = recordedHashes(choice)?.catch(() => undefined) ?? null;
-        const result = await renderArea({ location, auth, page: { key, Page: module.default }, budgetMs: Math.max(50, budgetMs - (Date.now() - started)) });
+        const result = await areas.render(entry.remote, choice, { module: entry.module, key, location, auth, budgetMs });
         if (result.errors.length === 0) {
           const [linked, recorded] = await Promise.all([files, hashes]);
           return { choice, result, files: recorded === undefined ? null : linked, hashes: recorded ?? null };
@@ -248,13 +253,13 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
         // cut short may only have met a busy server: not the release's fault.
         const thrown = result.cutShort ? null : messageOf(result.errors[0]);
         if (choice.channel !== 'stable') {
-          renderFailed(entry.module, choice, thrown);
+          areas.pageFailed(choice, entry.module, thrown);
           fault = thrown;
         }
-        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${messageOf(result.errors[0])}`);
+        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${JSON.stringify(messageOf(result.errors[0]))}`);
       } catch (error) {
-        if (choice.channel !== 'stable') fault = faultOf(error);
-        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${messageOf(error)}`);
+        if (choice.channel !== 'stable') fault = error instanceof AreaRenderError ? error.fault : messageOf(error);
+        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${JSON.stringify(messageOf(error))}`);
       }
       return null;
     }
@@ -297,8 +302,13 @@ export function createPageServer({ template, config, remoteMap, cookiesFor = () 
 
   return Object.assign(servePage, {
     warmUp: async () => {
+      if (!areas) return;
       const map = parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));
-      await warmServerPages(pageList, (remote) => map.remotes[remote]);
+      // The releases members get now, so the first renders after a start are not left to the browser.
+      const members = Object.entries(map.remotes).flatMap(([remote, rollout]) =>
+        rollout && !rollout.dev ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : [])].map((release) => areas.warm(remote as RemoteName, release)) : [],
+      );
+      await Promise.all(members);
     },
   });
 }
@@ -345,11 +355,11 @@ function precompressed(html: string): (coding: Coding | null) => Buffer {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function forgetOldReleases(map: RemoteMap): void {
+function forgetOldReleases(map: RemoteMap, areas: RenderPool | undefined): void {
   const releases: Release[] = Object.values(map.remotes).flatMap((rollout) =>
     rollout ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : []), ...rollout.pinnable] : [],
   );
-  keepOnly(releases);
+  areas?.keepOnly(releases);
   keepManifestsOf(releases);
   keepRecordsOf(releases);
 }

@@ -11,8 +11,7 @@ import { renderArea, type RenderResult } from './renderArea';
 // it renders, how many at once, and what it answers without rendering (docs/architecture.md, "Limits").
 
 jest.mock('./renderArea', () => ({ renderArea: jest.fn() }));
-// The releases' server builds are not loaded here: the map names no remote, so pages render without an area.
-jest.mock('./pageLoader', () => ({ serverPage: jest.fn(), keepOnly: jest.fn(), renderFailed: jest.fn(), faultOf: jest.fn(), warmServerPages: jest.fn() }));
+// The releases' render processes are not started here: most maps name no remote, so pages render without an area.
 
 const render = jest.mocked(renderArea);
 const TEMPLATE = '<!doctype html><html><head><script defer src="/main.0123456789.js"></script></head><body><div id="root"></div></body></html>';
@@ -268,11 +267,10 @@ describe('a dev server pin', () => {
 
   it('leaves that area to the browser, renders the rest, and sets the cookie it is given', async () => {
     renderTaking(0);
-    const { serverPage } = jest.requireMock<{ serverPage: jest.Mock }>('./pageLoader');
-    serverPage.mockClear();
-    const port = await serve({ remoteMap: () => map, cookiesFor: () => ['netnet-dev-pin=x; Path=/; HttpOnly'] });
+    const areas = { render: jest.fn(), warm: jest.fn(), pageFailed: jest.fn(), keepOnly: jest.fn(), running: jest.fn(), close: jest.fn() };
+    const port = await serve({ remoteMap: () => map, areas, cookiesFor: () => ['netnet-dev-pin=x; Path=/; HttpOnly'] });
     const [response] = (await raw(port, member, 1)).responses;
-    expect(serverPage).not.toHaveBeenCalled();
+    expect(areas.render).not.toHaveBeenCalled();
     expect(render).toHaveBeenCalledWith(expect.objectContaining({ page: { key: 'remote_title/MovieDetail', Page: null } }));
     expect(response!.head).toMatch(/\r\nset-cookie: netnet-dev-pin=x; Path=\/; HttpOnly\r\n/i);
     const page = response!.body.toString('utf8');

@@ -1,0 +1,307 @@
+import type { ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
+import { pageList } from '@netnet/shared';
+import type { Release } from '../../federation/remoteMap';
+import type { RenderResult } from '../renderArea';
+import type { FromWorker, RenderMessage, ToWorker } from './protocol';
+import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode';
+
+// The render processes of the releases members get (docs/architecture.md#team-code-runs-in-a-sandbox):
+// a few per release, started before they take a render, each render given a deadline from here.
+// A process that misses it is killed; one that dies takes only its own renders in flight; either
+// way the area falls back (to stable, else to the browser) and the release waits a while, longer
+// each time, before new processes are started for it.
+
+export interface AreaRequest {
+  module: string;
+  key: string;
+  location: { pathname: string; search: string; state?: unknown };
+  auth: AuthState;
+  budgetMs: number;
+}
+
+/** A render the release's processes could not give: `fault` is the release's own failure, null for slowness. */
+export class AreaRenderError extends Error {
+  constructor(
+    message: string,
+    readonly fault: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface RenderPool {
+  /** The area rendered by `release`'s processes; rejects with AreaRenderError. */
+  render(remote: RemoteName, release: Release, request: AreaRequest): Promise<RenderResult>;
+  /** Starts `release`'s processes and waits until they take renders (or failed to). */
+  warm(remote: RemoteName, release: Release): Promise<void>;
+  /** A page of `release` that threw is not asked again for a while. */
+  pageFailed(release: Release, module: string, fault: string | null): void;
+  /** Stops the processes of releases not in `releases`. */
+  keepOnly(releases: readonly Release[]): void;
+  /** How many processes are up, by release entry. */
+  running(): Record<string, number>;
+  close(): void;
+}
+
+/** Starts one render process (renderProcess.ts in production; a plain child in tests). */
+export type Spawn = () => ChildProcess;
+
+export interface PoolOptions {
+  spawn: Spawn;
+  config: RuntimeConfig;
+  /** Processes per release. */
+  size?: number;
+  /** How long a process may take to load its release, and a render past its budget before its process is killed. */
+  loadTimeoutMs?: number;
+  graceMs?: number;
+  /** First and longest wait before a failing release gets new processes. */
+  backoffMs?: { first: number; max: number };
+  fetchTimeoutMs?: number;
+  fetchCode?: typeof fetchReleaseCode;
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+/** Two per release on two cores or more: one can render while the other waits for the catalogue. */
+export const PROCESSES_PER_RELEASE = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * A render's deadline is its budget plus this: renderArea cuts its own render short 200 ms past
+ * the budget, so a process still silent after that is stuck, not busy.
+ */
+export const DEADLINE_GRACE_MS = 400;
+/** A page of a release that threw is not asked again for this long. */
+export const PAGE_RETRY_AFTER_MS = 30_000;
+/** Lines a release's processes may log per minute; past it they are counted, not written. */
+const LOG_LINES_PER_MINUTE = 30;
+
+interface Worker {
+  child: ChildProcess;
+  ready: boolean;
+  inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timer: NodeJS.Timeout }>;
+  /** Kills the process; its renders in flight fail with `fault`. */
+  stop(fault: string): void;
+}
+
+interface ReleasePool {
+  remote: RemoteName;
+  release: Release;
+  workers: Set<Worker>;
+  code: Promise<string> | null;
+  /** Failures in a row: each doubles the wait before new processes. */
+  failures: number;
+  /** No new process before this time. */
+  restartAt: number;
+  restartTimer?: NodeJS.Timeout;
+  lastFault: string | null;
+  /** Resolves when a process first says it is ready (or the release failed to start). */
+  started: Promise<void>;
+  markStarted(): void;
+  logged: { minute: number; lines: number; dropped: number };
+  closed: boolean;
+}
+
+/** What a line of a release's own output becomes in the server's log: one line, quoted, short. */
+export const quoteLine = (line: string): string => JSON.stringify(line.length > 300 ? `${line.slice(0, 300)}…` : line);
+
+export function createRenderPool({
+  spawn,
+  config,
+  size = PROCESSES_PER_RELEASE,
+  loadTimeoutMs = 10_000,
+  graceMs = DEADLINE_GRACE_MS,
+  backoffMs = { first: 1_000, max: 60_000 },
+  fetchTimeoutMs = 10_000,
+  fetchCode = fetchReleaseCode,
+  log = (line) => console.warn(`[render] ${line}`),
+  now = Date.now,
+}: PoolOptions): RenderPool {
+  const pools = new Map<string, ReleasePool>();
+  const failedPages = new Map<string, { at: number; fault: string | null }>();
+  let nextId = 0;
+
+  const label = (pool: ReleasePool) => `${pool.remote} ${pool.release.version}`;
+
+  function poolFor(remote: RemoteName, release: Release): ReleasePool {
+    const entry = serverEntryOf(release);
+    let pool = pools.get(entry);
+    if (!pool) {
+      let markStarted = () => {};
+      const started = new Promise<void>((resolve) => (markStarted = resolve));
+      pool = { remote, release, workers: new Set(), code: null, failures: 0, restartAt: 0, lastFault: null, started, markStarted, logged: { minute: 0, lines: 0, dropped: 0 }, closed: false };
+      pools.set(entry, pool);
+      fill(pool);
+    }
+    return pool;
+  }
+
+  function fill(pool: ReleasePool): void {
+    if (pool.closed) return;
+    const wait = pool.restartAt - now();
+    if (wait > 0) {
+      if (!pool.restartTimer) {
+        pool.restartTimer = setTimeout(() => {
+          pool.restartTimer = undefined;
+          fill(pool);
+        }, wait);
+        pool.restartTimer.unref();
+      }
+      return;
+    }
+    while (pool.workers.size < size) startWorker(pool);
+  }
+
+  function failed(pool: ReleasePool, fault: string): void {
+    pool.lastFault = fault;
+    pool.failures += 1;
+    pool.restartAt = now() + Math.min(backoffMs.max, backoffMs.first * 2 ** (pool.failures - 1));
+    pool.markStarted();
+    log(`${label(pool)}: ${fault} (${pool.failures} in a row; new render processes in ${Math.round((pool.restartAt - now()) / 1000)} s)`);
+  }
+
+  function output(pool: ReleasePool, chunk: Buffer): void {
+    const minute = Math.floor(now() / 60_000);
+    if (pool.logged.minute !== minute) {
+      if (pool.logged.dropped > 0) log(`${label(pool)} wrote ${pool.logged.dropped} more line(s) last minute, not shown.`);
+      pool.logged = { minute, lines: 0, dropped: 0 };
+    }
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      if (pool.logged.lines >= LOG_LINES_PER_MINUTE) pool.logged.dropped += 1;
+      else {
+        pool.logged.lines += 1;
+        log(`${label(pool)} says ${quoteLine(line)}`);
+      }
+    }
+  }
+
+  function startWorker(pool: ReleasePool): void {
+    pool.code ??= fetchCode(pool.release, fetchTimeoutMs);
+    const code = pool.code;
+    let child: ChildProcess;
+    try {
+      child = spawn();
+    } catch (error) {
+      failed(pool, `its render process could not start (${error instanceof Error ? error.message : error})`);
+      return;
+    }
+    const worker: Worker = { child, ready: false, inFlight: new Map(), stop: (fault) => end(fault) };
+    pool.workers.add(worker);
+    child.stdout?.on('data', (chunk: Buffer) => output(pool, chunk));
+    child.stderr?.on('data', (chunk: Buffer) => output(pool, chunk));
+    let gone = false;
+    const end = (fault: string) => {
+      if (gone) return;
+      gone = true;
+      clearTimeout(loading);
+      pool.workers.delete(worker);
+      child.kill('SIGKILL');
+      for (const [, render] of worker.inFlight) {
+        clearTimeout(render.timer);
+        render.reject(new AreaRenderError(`${label(pool)}: ${fault}`, fault));
+      }
+      worker.inFlight.clear();
+      if (pool.closed) return;
+      failed(pool, fault);
+      fill(pool);
+    };
+    const loading = setTimeout(() => end(`its render process did not load the release within ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
+    child.on('error', (error) => end(`its render process failed (${error.message})`));
+    child.on('exit', (codeOrNull, signal) => end(`its render process exited (${signal ?? `code ${codeOrNull}`})`));
+    child.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') {
+        clearTimeout(loading);
+        worker.ready = true;
+        pool.markStarted();
+      } else if (message.type === 'load-failed') {
+        end(`its server build does not load: ${String(message.message).slice(0, 300)}`);
+      } else if (message.type === 'rendered' || message.type === 'render-failed') {
+        const render = worker.inFlight.get(message.id);
+        if (!render) return;
+        worker.inFlight.delete(message.id);
+        clearTimeout(render.timer);
+        // A process that renders is a healthy one: the release's next failure starts the waits over.
+        pool.failures = 0;
+        if (message.type === 'rendered') {
+          render.resolve({ html: String(message.html), catalogue: message.catalogue ?? {}, errors: (message.errors ?? []).map(String), cutShort: Boolean(message.cutShort) });
+        } else {
+          render.reject(new AreaRenderError(`${label(pool)}: ${message.message}`, String(message.message)));
+        }
+      }
+    });
+    code.then(
+      (source) => {
+        if (gone) return;
+        const modules = pageList.filter((page) => page.remote === pool.remote).map((page) => page.module);
+        const load: ToWorker = { type: 'load', remote: pool.remote, entry: serverEntryOf(pool.release), publicPath: browserBaseOf(pool.release), code: source, modules, config };
+        child.send(load, (error) => error && end(`its render process could not be given the release (${error.message})`));
+      },
+      (error: unknown) => {
+        // The code did not arrive: the next try fetches it again.
+        pool.code = null;
+        end(`its server build could not be had: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+
+  /** The ready process with the fewest renders in flight. */
+  function pick(pool: ReleasePool): Worker | undefined {
+    let best: Worker | undefined;
+    for (const worker of pool.workers) if (worker.ready && (!best || worker.inFlight.size < best.inFlight.size)) best = worker;
+    return best;
+  }
+
+  return {
+    render(remote, release, request) {
+      const pool = poolFor(remote, release);
+      const pageFault = failedPages.get(`${serverEntryOf(release)}#${request.module}`);
+      if (pageFault && now() - pageFault.at < PAGE_RETRY_AFTER_MS) {
+        return Promise.reject(new AreaRenderError(`${label(pool)}: this page failed to render a moment ago.`, pageFault.fault));
+      }
+      const worker = pick(pool);
+      if (!worker) {
+        // Starting (not the release's fault), or waiting after failures (its fault, said again).
+        const waiting = pool.restartAt > now();
+        return Promise.reject(new AreaRenderError(`${label(pool)}: ${waiting ? `its render processes failed (${pool.lastFault})` : 'its render processes are starting'}.`, waiting ? pool.lastFault : null));
+      }
+      const id = (nextId += 1);
+      const deadlineMs = request.budgetMs + graceMs;
+      return new Promise<RenderResult>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          worker.stop(`its render process did not answer within ${deadlineMs} ms and was stopped`);
+        }, deadlineMs);
+        worker.inFlight.set(id, { resolve, reject, timer });
+        const message: RenderMessage = { type: 'render', id, ...request };
+        worker.child.send(message, (error) => error && worker.stop(`its render process could not be reached (${error.message})`));
+      });
+    },
+    async warm(remote, release) {
+      await poolFor(remote, release).started;
+    },
+    pageFailed(release, module, fault) {
+      failedPages.set(`${serverEntryOf(release)}#${module}`, { at: now(), fault });
+    },
+    keepOnly(releases) {
+      const kept = new Set(releases.map(serverEntryOf));
+      for (const [entry, pool] of pools) {
+        if (kept.has(entry)) continue;
+        stop(pool);
+        pools.delete(entry);
+      }
+      for (const key of failedPages.keys()) if (!kept.has(key.slice(0, key.lastIndexOf('#')))) failedPages.delete(key);
+    },
+    running: () => Object.fromEntries([...pools].map(([entry, pool]) => [entry, [...pool.workers].filter((worker) => worker.ready).length])),
+    close() {
+      for (const pool of pools.values()) stop(pool);
+      pools.clear();
+    },
+  };
+
+  function stop(pool: ReleasePool): void {
+    pool.closed = true;
+    clearTimeout(pool.restartTimer);
+    for (const worker of pool.workers) worker.stop('its release left the map');
+    pool.markStarted();
+  }
+}

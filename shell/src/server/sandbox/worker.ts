@@ -1,0 +1,110 @@
+import vm from 'node:vm';
+import { createInstance, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import * as React from 'react';
+import * as ReactDOM from 'react-dom';
+import * as jsxRuntime from 'react/jsx-runtime';
+import * as jotai from 'jotai';
+import * as shared from '@netnet/shared';
+import { setRuntimeConfig, type PageModule } from '@netnet/shared';
+import sharedPackage from '@netnet/shared/package.json';
+import { federationName } from '../../federation/remotes';
+import { renderArea } from '../renderArea';
+import type { FromWorker, LoadMessage, RenderMessage, ToWorker } from './protocol';
+
+// The render process of one release (docs/architecture.md#team-code-runs-in-a-sandbox): started by
+// the shell's server with no environment, as a user of its own, under Node's permission model, it
+// loads the release's server build and renders the shell frame with the release's page in it. The
+// code here is ours and runs first; everything the release's code does after that stays in this
+// process, which the server kills and replaces when it misses a deadline.
+
+const versionOf = (range: string) => range.replace(/^[^\d]*/, '');
+const singleton = (lib: unknown, version: string, requiredVersion: string) => ({
+  version,
+  lib: () => lib,
+  shareConfig: { singleton: true, requiredVersion },
+});
+const deps = sharedPackage.dependencies;
+/** The singletons the release's build leaves to its host: one React, one router, one `shared` per render. */
+const SHARED = {
+  react: singleton(React, React.version, deps.react),
+  'react/jsx-runtime': singleton(jsxRuntime, React.version, deps.react),
+  'react-dom': singleton(ReactDOM, ReactDOM.version, deps['react-dom']),
+  jotai: singleton(jotai, versionOf(deps.jotai), deps.jotai),
+  [sharedPackage.name]: singleton(shared, sharedPackage.version, `^${sharedPackage.version}`),
+};
+
+// Node's own require (webpack leaves this name alone): a container may ask for Node's built-in
+// modules; the permission model decides what they may touch.
+declare const __non_webpack_require__: NodeJS.Require;
+
+const send = (message: FromWorker) => process.send?.(message);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Runs a CommonJS container's code and returns its exports (the container). */
+function evaluate(code: string, filename: string): unknown {
+  const module = { exports: {} as unknown };
+  const run = new vm.Script(`(function (exports, module, require) {${code}\n})`, { filename }).runInThisContext() as (
+    exports: unknown,
+    module: { exports: unknown },
+    require: NodeJS.Require,
+  ) => void;
+  run(module.exports, module, __non_webpack_require__);
+  return module.exports;
+}
+
+const pages = new Map<string, PageModule['default']>();
+
+async function load({ remote, entry, publicPath, code, modules, config }: LoadMessage): Promise<void> {
+  setRuntimeConfig(config);
+  const name = federationName(remote);
+  const release: ModuleFederationRuntimePlugin = {
+    name: 'netnet-release-code',
+    loadEntry: async () => evaluate(code, entry) as never,
+    beforeInitContainer(args) {
+      (args.remoteEntryInitOptions as Record<string, unknown>).netnetPublicPath = publicPath;
+      return args;
+    },
+  };
+  const federation = createInstance({
+    name: 'netnet_render_process',
+    remotes: [{ name, entry, entryGlobalName: `${name}@${entry}` }],
+    shared: SHARED,
+    shareStrategy: 'loaded-first',
+    plugins: [release],
+  });
+  for (const module of modules) {
+    const page = await federation.loadRemote<Partial<PageModule>>(`${name}/${module}`);
+    if (!page?.default) throw new Error(`${name}/${module} did not provide a page.`);
+    pages.set(module, page.default);
+  }
+}
+
+async function render({ id, module, key, location, auth, budgetMs }: RenderMessage): Promise<void> {
+  const Page = pages.get(module);
+  if (!Page) {
+    send({ type: 'render-failed', id, message: `this release has no page ${module}.` });
+    return;
+  }
+  try {
+    const result = await renderArea({ location, auth, page: { key, Page }, budgetMs });
+    send({ type: 'rendered', id, html: result.html, catalogue: result.catalogue, errors: result.errors.map(messageOf), cutShort: result.cutShort });
+  } catch (error) {
+    send({ type: 'render-failed', id, message: messageOf(error) });
+  }
+}
+
+// A promise the release forgot to await fails nothing but itself, as it would in a browser.
+process.on('unhandledRejection', (reason) => console.warn(`a promise nobody awaited was rejected: ${messageOf(reason)}`));
+// The server is gone: so is this process.
+process.on('disconnect', () => process.exit(0));
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'load') {
+    load(message).then(
+      () => send({ type: 'ready' }),
+      // Said, then gone: the server starts a fresh process for the next try.
+      (error: unknown) => process.send?.({ type: 'load-failed', message: messageOf(error) } satisfies FromWorker, () => process.exit(1)),
+    );
+  } else if (message.type === 'render') {
+    void render(message);
+  }
+});
