@@ -155,9 +155,10 @@ export function createRenderPool({
   function failed(pool: ReleasePool, fault: string): void {
     pool.lastFault = fault;
     pool.failures += 1;
-    pool.restartAt = now() + Math.min(backoffMs.max, backoffMs.first * 2 ** (pool.failures - 1));
+    const wait = Math.min(backoffMs.max, backoffMs.first * 2 ** (pool.failures - 1));
+    pool.restartAt = now() + wait;
     pool.markStarted();
-    log(`${label(pool)}: ${fault} (${pool.failures} in a row; new render processes in ${Math.round((pool.restartAt - now()) / 1000)} s)`);
+    log(`${label(pool)}: ${fault} (${pool.failures} in a row; new render processes in ${wait} ms)`);
   }
 
   function output(pool: ReleasePool, chunk: Buffer): void {

@@ -1,0 +1,164 @@
+/**
+ * @jest-environment node
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Release } from '../../federation/remoteMap';
+import { AreaRenderError, createRenderPool, type RenderPool } from './pool';
+
+// The pool with real child processes that speak the render protocol: each stands in for a release
+// whose "code" (the pool's fetchCode answer) says how it behaves. What the pool must do with a
+// process that renders, hangs, exits or never loads is what these check.
+
+const STAND_IN = `
+let behaviour;
+process.on('message', (message) => {
+  if (message.type === 'load') {
+    behaviour = message.code;
+    if (behaviour === 'fails-to-load') return process.send({ type: 'load-failed', message: 'it threw at import' }, () => process.exit(1));
+    if (behaviour === 'never-loads') return;
+    process.send({ type: 'ready' });
+  } else if (message.type === 'render') {
+    if (behaviour === 'loops') for (;;);
+    if (behaviour === 'exits') process.exit(3);
+    process.send({ type: 'rendered', id: message.id, html: '<p>' + message.location.pathname + ' by ' + process.pid + '</p>', catalogue: {}, errors: [], cutShort: false });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+`;
+
+let dir: string;
+let script: string;
+const pools: RenderPool[] = [];
+jest.setTimeout(30_000);
+const spawned: number[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'netnet-pool-test-'));
+  script = join(dir, 'standIn.js');
+  writeFileSync(script, STAND_IN);
+});
+afterEach(() => {
+  for (const pool of pools.splice(0)) pool.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const release = (version: string): Release => ({ version, entry: `http://releases.test/remote-title/${version}/mf-manifest.json` });
+const request = { module: 'MovieDetail', key: 'remote_title/MovieDetail', location: { pathname: '/title/604', search: '' }, auth: { status: 'anonymous' as const }, budgetMs: 100 };
+const CONFIG = { catalogueUrl: 'http://catalogue.test', firebase: { apiKey: 'k', authDomain: 'a', projectId: 'p' }, authEmulatorUrl: null };
+
+function poolOf(behaviours: Record<string, string>, options: Partial<Parameters<typeof createRenderPool>[0]> = {}) {
+  const lines: string[] = [];
+  const pool = createRenderPool({
+    config: CONFIG,
+    size: 1,
+    graceMs: 200,
+    // A process's start is slow on a loaded machine: only the test of a release that never loads waits less.
+    loadTimeoutMs: 10_000,
+    backoffMs: { first: 300, max: 1_000 },
+    fetchCode: async (wanted) => behaviours[wanted.version] ?? 'renders',
+    spawn: () => {
+      const child = fork(script, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      spawned.push(child.pid!);
+      return child;
+    },
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  pools.push(pool);
+  return { pool, lines };
+}
+
+const faultOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'rendered',
+    (error: unknown) => (error instanceof AreaRenderError ? error.fault : 'not an AreaRenderError'),
+  );
+
+describe('the render pool', () => {
+  it('renders in a process of the release once it has loaded', async () => {
+    const { pool } = poolOf({});
+    await pool.warm('remote-title', release('1.0.0'));
+    const result = await pool.render('remote-title', release('1.0.0'), request);
+    expect(result.html).toMatch(/^<p>\/title\/604 by \d+<\/p>$/);
+    expect(result.html).not.toContain(String(process.pid));
+  });
+
+  it('answers "starting" (not the release’s fault) before the release has loaded', async () => {
+    const { pool } = poolOf({});
+    await expect(faultOf(pool.render('remote-title', release('1.0.0'), request))).resolves.toBeNull();
+  });
+
+  it('kills a process that misses its deadline, fails its render as the release’s fault, and starts another after a back-off', async () => {
+    const { pool, lines } = poolOf({ '2.0.0': 'loops' });
+    await pool.warm('remote-title', release('2.0.0'));
+    const started = Date.now();
+    const fault = await faultOf(pool.render('remote-title', release('2.0.0'), request));
+    expect(fault).toMatch(/did not answer within 300 ms and was stopped/);
+    // The deadline is the budget plus the grace, enforced from outside the looping process.
+    expect(Date.now() - started).toBeLessThan(1_500);
+    // While it waits to restart, renders fail at once with the same fault.
+    await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toMatch(/did not answer within 300 ms/);
+    expect(lines.join('\n')).toMatch(/remote-title 2\.0\.0: its render process did not answer within 300 ms and was stopped \(1 in a row; new render processes in 300 ms\)/);
+    // After the back-off a fresh process is started and loaded.
+    await waitFor(() => pool.running()['http://releases.test/remote-title/2.0.0/server/remoteEntry.js'] === 1);
+    await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toMatch(/did not answer within 300 ms/);
+  });
+
+  it('doubles the wait with each failure in a row, up to its longest', async () => {
+    const { pool, lines } = poolOf({ '3.0.0': 'exits' }, { backoffMs: { first: 100, max: 400 } });
+    await pool.warm('remote-title', release('3.0.0'));
+    for (let round = 0; round < 4; round += 1) {
+      await waitFor(() => pool.running()['http://releases.test/remote-title/3.0.0/server/remoteEntry.js'] === 1);
+      await expect(faultOf(pool.render('remote-title', release('3.0.0'), request))).resolves.toMatch(/exited \(code 3\)/);
+    }
+    const waits = lines.map((line) => /new render processes in (\d+) ms/.exec(line)?.[1]).filter(Boolean);
+    expect(waits).toEqual(['100', '200', '400', '400']);
+  });
+
+  it('takes only the renders in flight of a process that exits; the other process of the release keeps rendering', async () => {
+    const { pool } = poolOf({}, { size: 2 });
+    await pool.warm('remote-title', release('4.0.0'));
+    await waitFor(() => pool.running()['http://releases.test/remote-title/4.0.0/server/remoteEntry.js'] === 2);
+    process.kill(spawned.at(-1)!, 'SIGKILL');
+    await waitFor(() => pool.running()['http://releases.test/remote-title/4.0.0/server/remoteEntry.js'] === 1);
+    await expect(pool.render('remote-title', release('4.0.0'), request)).resolves.toMatchObject({ errors: [] });
+  });
+
+  it('counts a release that cannot load, or does not load in time, as failing', async () => {
+    const { pool } = poolOf({ '5.0.0': 'fails-to-load' });
+    await pool.warm('remote-title', release('5.0.0'));
+    await expect(faultOf(pool.render('remote-title', release('5.0.0'), request))).resolves.toMatch(/its server build does not load: it threw at import/);
+    const slow = poolOf({ '5.0.1': 'never-loads' }, { loadTimeoutMs: 2_000 }).pool;
+    await slow.warm('remote-title', release('5.0.1'));
+    await expect(faultOf(slow.render('remote-title', release('5.0.1'), request))).resolves.toMatch(/did not load the release within 2 s/);
+  });
+
+  it('stops the processes of a release that left the map', async () => {
+    const { pool } = poolOf({});
+    await pool.warm('remote-title', release('6.0.0'));
+    const pid = spawned.at(-1)!;
+    pool.keepOnly([]);
+    await waitFor(() => !alive(pid));
+    expect(pool.running()).toEqual({});
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
