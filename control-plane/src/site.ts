@@ -14,6 +14,8 @@ export interface SiteTable {
   federationName(app: string): string;
   /** /remotes.json when no release is rolled out: each remote from its own build. */
   remoteMap(env?: NodeJS.ProcessEnv): { remotes: Record<string, { stable: BuiltRelease }> };
+  /** What /config.json answers: what a page's browser code, and its render process, are told. */
+  runtimeConfig(env?: NodeJS.ProcessEnv): unknown;
 }
 
 export const site = createRequire(import.meta.url)('../../scripts/site.cjs') as SiteTable;

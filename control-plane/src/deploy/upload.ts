@@ -4,15 +4,17 @@
 // (so the final move is a rename on one filesystem), checked, then renamed into
 // deploy/<remote>/<version>/ and registered in the store, as `npm run release` does. A refusal
 // leaves the origin folder and the store as they were.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';
 import { extractArchive, UPLOAD_LIMITS } from './archive.ts';
 import { compatibilityProblems } from './compatibilityGate.ts';
 import { entryIntegrity, writeIntegrity } from './integrity.ts';
+import { site } from '../site.ts';
 import { assertRemote, assertVersion, DeployError } from './tree.ts';
 import { checkCompressedCopies, checkIntegrityRecord, checkManifest, fileHashes, readIntegrityRecord, UploadRefused } from './verify.ts';
 
@@ -36,99 +38,33 @@ const CONTENT_TYPES: Record<string, { gzip: boolean }> = {
   'application/x-gzip': { gzip: true },
 };
 
-/** How long the server build may take to load in its child process. */
+/** How long the server build may take to load in its render process. */
 export const SERVER_BUILD_TIMEOUT_MS = 10_000;
 const SERVER_ENTRY = join('server', 'remoteEntry.js');
-const LOADED = 'netnet-server-build-loaded';
-const FAILED = 'netnet-server-build-failed: ';
+/** The shell's server build: its render process is the one every release's server code runs in. */
+const SHELL_SERVER = fileURLToPath(new URL('../../../shell/dist/server/', import.meta.url));
 
-// Run by `node -e` in the child: loads the container as the shell's server does
-// (shell/src/server/pageLoader.ts, evaluate()) and checks that it is one.
-const LOADER = `
-const { readFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
-const vm = require('node:vm');
-const file = process.argv[1];
-try {
-  const module_ = { exports: {} };
-  const run = new vm.Script('(function (exports, module, require) {' + readFileSync(file, 'utf8') + '\\n})', { filename: file }).runInThisContext();
-  run(module_.exports, module_, createRequire(file));
-  const container = module_.exports;
-  if (!container || typeof container.get !== 'function' || typeof container.init !== 'function') {
-    throw new Error('it does not export a Module Federation container (get and init)');
-  }
-} catch (error) {
-  const denied = error && error.code === 'ERR_ACCESS_DENIED';
-  const message = denied
-    ? 'it reached outside its release folder (' + [error.permission, error.resource].filter(Boolean).join(' ') + '), which loading it here does not allow'
-    : error instanceof Error ? error.name + ': ' + error.message : 'it threw ' + String(error);
-  process.stderr.write(${JSON.stringify(FAILED)} + JSON.stringify(message.slice(0, 300)) + '\\n');
-  process.exit(1);
+interface ShellServer {
+  verifyServerBuild(options: { serverBuild: string; remote: string; version: string; code: string; config: unknown; loadTimeoutMs?: number }): Promise<{ pages: number }>;
 }
-process.stdout.write(${JSON.stringify(LOADED)});
-`;
-
-// Node 20 names the permission model --experimental-permission; later versions --permission.
-const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
 
 /**
- * The server build must load: the shell's server evaluates it to render the remote's pages. It is
- * the publisher's code, so it runs in a short-lived `node` of its own, never in this process: no
- * environment (no secrets), its working folder the release, Node's permission model allowing it to
- * read the release's folder only (no writes, no child processes, no workers), 128 MB of heap and
- * SERVER_BUILD_TIMEOUT_MS. This catches a build that throws or is not a container; it is not a
- * sandbox for a malicious publisher, whose token is what keeps them out.
+ * The server build must load and render: members' pages are rendered with it. It is the
+ * publisher's code, so it is checked exactly where members' renders run it, in a render process
+ * of the shell's server (no environment, its own user, Node's permission model, a heap limit and a
+ * deadline): loaded and initialised within `timeoutMs`, then every page it exposes rendered once
+ * against the catalogue. A build that throws, hangs, exits or is not a container is refused.
  */
-export function checkServerBuild(dir: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS): Promise<void> {
-  const entry = join(dir, SERVER_ENTRY);
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [PERMISSION_FLAG, `--allow-fs-read=${dir}/*`, '--no-warnings', '--max-old-space-size=128', '-e', LOADER, entry],
-      { cwd: dir, env: {}, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    const keep = (text: string, chunk: Buffer) => (text.length < 8192 ? text + chunk.toString('utf8') : text);
-    child.stdout.on('data', (chunk: Buffer) => (stdout = keep(stdout, chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = keep(stderr, chunk)));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) {
-        reject(new UploadRefused(422, `the server build (server/remoteEntry.js) did not finish loading within ${timeoutMs / 1000} s.`));
-      } else if (code === 0 && stdout.endsWith(LOADED)) {
-        resolve();
-      } else {
-        const why = loadError(stderr) ?? (signal ? `killed by ${signal}` : `exit ${code}`);
-        reject(new UploadRefused(422, `the server build (server/remoteEntry.js) does not load: ${why}.`));
-      }
-    });
-  });
-}
-
-/** Why the child failed: what the loader reported, else the error line of its stderr (a crash, an exit). */
-function loadError(stderr: string): string | null {
-  const lines = stderr.split('\n').map((line) => line.trim());
-  const reported = lines.find((line) => line.startsWith(FAILED));
-  if (reported !== undefined) {
-    try {
-      return String(JSON.parse(reported.slice(FAILED.length))).replace(/^Error: /, '');
-    } catch {
-      return reported.slice(FAILED.length, FAILED.length + 300);
-    }
+export async function checkServerBuild(dir: string, remote: string, version: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS): Promise<void> {
+  const entry = join(SHELL_SERVER, 'pageServer.js');
+  if (!existsSync(entry)) throw new DeployError("server builds cannot be checked here: the shell's server is not built (npm run build).");
+  const shell = createRequire(import.meta.url)(entry) as ShellServer;
+  const code = readFileSync(join(dir, SERVER_ENTRY), 'utf8');
+  try {
+    await shell.verifyServerBuild({ serverBuild: SHELL_SERVER, remote, version, code, config: site.runtimeConfig(), loadTimeoutMs: timeoutMs });
+  } catch (error) {
+    throw new UploadRefused(422, `the server build (server/remoteEntry.js) ${messageOf(error)}.`);
   }
-  const line = lines.find((text) => /^([A-Z][A-Za-z]*Error|Error)(\s\[[A-Z_]+\])?:/.test(text));
-  if (line !== undefined) return line.replace(/^Error: /, '').slice(0, 300);
-  return stderr.trim() ? stderr.trim().split('\n')[0]!.slice(0, 300) : null;
 }
 
 const STAGING_PREFIX = '.upload-';
@@ -244,7 +180,7 @@ export async function publishUpload({
     }
 
     await checkCompressedCopies(release, label);
-    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release);
+    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release, remote, version);
     else if (!browserOnly) {
       throw new UploadRefused(
         422,

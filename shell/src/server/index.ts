@@ -21,6 +21,7 @@ import { ticketReleases, type TicketIdentity, type TicketRelease } from './ticke
 
 export { identityOf } from './ticketReleases';
 export { createSandboxedPool } from './sandbox';
+export { verifyServerBuild } from './sandbox/verify';
 
 /** The releases a map document's ticket names for a request (/remotes.json, whose map is not parsed here otherwise). */
 export const ticketReleasesOf = (mapDocument: unknown, identity: TicketIdentity): TicketRelease[] => ticketReleases(parseRemoteMap(mapDocument), identity);

@@ -10,6 +10,7 @@ import sharedPackage from '@netnet/shared/package.json';
 import { federationName } from '../../federation/remotes';
 import { renderArea } from '../renderArea';
 import type { FromWorker, LoadMessage, RenderMessage, ToWorker } from './protocol';
+import { samplePages } from './samplePages';
 
 // The render process of one release (docs/architecture.md#team-code-runs-in-a-sandbox): started by
 // the shell's server with no environment, as a user of its own, under Node's permission model, it
@@ -39,6 +40,12 @@ declare const __non_webpack_require__: NodeJS.Require;
 
 const send = (message: FromWorker) => process.send?.(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** Why the release failed to load, in words; a reach past the sandbox is named for what it tried. */
+function loadFailure(error: unknown): string {
+  const { code, permission, resource } = (error ?? {}) as { code?: unknown; permission?: unknown; resource?: unknown };
+  if (code === 'ERR_ACCESS_DENIED') return `it reached outside what a render process may touch (${[permission, resource].filter(Boolean).join(' ')})`;
+  return messageOf(error);
+}
 
 /** Runs a CommonJS container's code and returns its exports (the container). */
 function evaluate(code: string, filename: string): unknown {
@@ -57,9 +64,13 @@ const pages = new Map<string, PageModule['default']>();
 async function load({ remote, entry, publicPath, code, modules, config }: LoadMessage): Promise<void> {
   setRuntimeConfig(config);
   const name = federationName(remote);
+  const container = evaluate(code, entry) as { get?: unknown; init?: unknown } | null;
+  if (!container || typeof container.get !== 'function' || typeof container.init !== 'function') {
+    throw new Error('it does not export a Module Federation container (get and init)');
+  }
   const release: ModuleFederationRuntimePlugin = {
     name: 'netnet-release-code',
-    loadEntry: async () => evaluate(code, entry) as never,
+    loadEntry: async () => container as never,
     beforeInitContainer(args) {
       (args.remoteEntryInitOptions as Record<string, unknown>).netnetPublicPath = publicPath;
       return args;
@@ -76,6 +87,12 @@ async function load({ remote, entry, publicPath, code, modules, config }: LoadMe
     const page = await federation.loadRemote<Partial<PageModule>>(`${name}/${module}`);
     if (!page?.default) throw new Error(`${name}/${module} did not provide a page.`);
     pages.set(module, page.default);
+  }
+  // One render of each page with no time for data (it renders loading), so a member's first
+  // render does not pay for a cold process and miss its deadline.
+  for (const sample of samplePages(remote)) {
+    const Page = pages.get(sample.module);
+    if (Page) await renderArea({ location: sample.location, auth: sample.auth, page: { key: sample.key, Page }, budgetMs: 0 }).catch(() => {});
   }
 }
 
@@ -102,7 +119,7 @@ process.on('message', (message: ToWorker) => {
     load(message).then(
       () => send({ type: 'ready' }),
       // Said, then gone: the server starts a fresh process for the next try.
-      (error: unknown) => process.send?.({ type: 'load-failed', message: messageOf(error) } satisfies FromWorker, () => process.exit(1)),
+      (error: unknown) => process.send?.({ type: 'load-failed', message: loadFailure(error) } satisfies FromWorker, () => process.exit(1)),
     );
   } else if (message.type === 'render') {
     void render(message);

@@ -1,0 +1,61 @@
+import type { RemoteName, RuntimeConfig } from '@netnet/shared';
+import { createSandboxedPool } from '.';
+import { AreaRenderError } from './pool';
+import { samplePages } from './samplePages';
+
+// The check a release's server build passes before it is published (the control plane calls it on
+// every upload): the build is loaded in a render process started exactly as members' renders are,
+// and each page it exposes is rendered once, as a member or visitor would open it, within the render
+// deadline. So what passes has been initialised and rendered the way members meet it, and a build
+// cannot tell the check from a member (docs/architecture.md#team-code-runs-in-a-sandbox).
+
+export interface VerifyOptions {
+  /** The shell's dist/server/, holding the render process script. */
+  serverBuild: string;
+  remote: RemoteName;
+  version: string;
+  /** server/remoteEntry.js as uploaded. */
+  code: string;
+  config: RuntimeConfig;
+  /**
+   * Each page's render budget (its deadline is this plus the pool's grace): more than a member's
+   * render gets, since the check asks whether the build renders, not how fast a busy machine is.
+   */
+  budgetMs?: number;
+  loadTimeoutMs?: number;
+}
+
+/** Resolves when every page of the build rendered without an error; rejects with the first failure, in words. */
+export async function verifyServerBuild({ serverBuild, remote, version, code, config, budgetMs = 2_000, loadTimeoutMs = 10_000 }: VerifyOptions): Promise<{ pages: number }> {
+  const release = { version, entry: `http://release-check.invalid/${remote}/${version}/mf-manifest.json` };
+  const pool = createSandboxedPool({
+    serverBuild,
+    config,
+    size: 1,
+    loadTimeoutMs,
+    // One try: a build that fails to load or dies is refused, not retried.
+    backoffMs: { first: 60_000, max: 60_000 },
+    fetchCode: async () => code,
+    // What the build writes is its own business here; the answer is the check's outcome.
+    log: () => {},
+  });
+  try {
+    await pool.warm(remote, release);
+    let pages = 0;
+    for (const page of samplePages(remote)) {
+      try {
+        const result = await pool.render(remote, release, { module: page.module, key: page.key, location: page.location, auth: page.auth, budgetMs });
+        // A render cut short met a slow machine or catalogue; a stuck one is stopped by its deadline.
+        if (result.errors.length > 0 && !result.cutShort) throw new Error(`threw while rendering: ${result.errors[0]}`);
+      } catch (error) {
+        const why = error instanceof AreaRenderError ? (error.fault ?? error.message) : error instanceof Error ? error.message : String(error);
+        const notLoaded = /^its server build does not load: /.exec(why);
+        throw new Error(notLoaded ? `does not load: ${why.slice(notLoaded[0].length)}` : `does not render ${page.module} (${page.path}): ${why}`);
+      }
+      pages += 1;
+    }
+    return { pages };
+  } finally {
+    pool.close();
+  }
+}
