@@ -144,3 +144,17 @@ export function forgetToken(name: string): Promise<void> {
     await pool.query('DELETE FROM api_tokens WHERE name = $1', [name]);
   });
 }
+
+/** One digest per table a release must never change by rendering: maps, releases, tokens and the audit trail. */
+export function storeDigest(): Promise<Record<string, string>> {
+  return withStore(async (pool) => {
+    const digest: Record<string, string> = {};
+    for (const table of ['rollouts', 'releases', 'api_tokens', 'audit']) {
+      const result = (await pool.query(`SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`)) as {
+        rows: { digest: string }[];
+      };
+      digest[table] = result.rows[0]!.digest;
+    }
+    return digest;
+  });
+}

@@ -77,6 +77,8 @@ export interface PageServer {
 }
 
 const BUDGET_MS = 300;
+/** The longest a start waits for the render processes of the releases members get. */
+const WARM_UP_WAIT_MS = 15_000;
 
 /**
  * The render cap of one instance (docs/architecture.md, "Limits"). Node renders on one thread, and
@@ -309,7 +311,9 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       const members = Object.entries(map.remotes).flatMap(([remote, rollout]) =>
         rollout && !rollout.dev ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : [])].map((release) => areas.warm(remote as RemoteName, release)) : [],
       );
-      await Promise.all(members);
+      // A machine too busy to start them soon does not hold the server back: until they are
+      // ready, their areas are left to the browser.
+      await Promise.race([Promise.all(members), new Promise((resolve) => setTimeout(resolve, WARM_UP_WAIT_MS).unref())]);
     },
   });
 }

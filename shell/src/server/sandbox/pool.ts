@@ -64,8 +64,12 @@ export interface PoolOptions {
   now?: () => number;
 }
 
-/** Two per release on two cores or more: one can render while the other waits for the catalogue. */
-export const PROCESSES_PER_RELEASE = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * One per release for every two cores (up to four): a render process's renders wait for the
+ * catalogue without blocking each other, so one keeps a core busy while the shell's server uses
+ * the other for its own part of each page (routing, compressing, sending).
+ */
+export const PROCESSES_PER_RELEASE = Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
 /**
  * A render's deadline is its budget plus this: renderArea cuts its own render short 200 ms past
  * the budget, so a process still silent after that is stuck, not busy.

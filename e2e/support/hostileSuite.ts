@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from './test';
+import { auditSince, forgetReleases, forgetToken, mapVersion, storeDigest } from './controlPlane';
+import { hostileBuilds, reportListener, secretsOf, writeHostileBuild } from './hostileBuilds';
+
+// The hostile-release suite's steps, shared by the spec through `npm start` and the one through
+// the cluster: a team's pipeline (a token scoped to remote-title in one environment) publishes
+// each hostile build through the control-plane API and makes it the canary for every member; the
+// site's pages are then asked for as members and visitors would, and what each build got is checked
+// (docs/architecture.md#team-code-runs-in-a-sandbox).
+
+const root = resolve(__dirname, '../..');
+const execute = promisify(execFile);
+const API = `http://127.0.0.1:${process.env.NETNET_CONTROL_PORT || 8070}`;
+const REMOTE = 'remote-title';
+const deployDir = (require('../../scripts/site.cjs') as { deployDir(): string }).deployDir();
+const MEMBER = 'Cookie: netnet-device=hostile-device; netnet-member=hostile-member';
+/** A page must answer within this even while its area's release is stuck (budget + deadline + a busy machine). */
+export const PAGE_BUDGET_MS = 3_000;
+
+export interface Outcome {
+  build: string;
+  published: number;
+  reported: string;
+  titlePage: string;
+  slowestMs: number;
+}
+
+async function api(token: string, method: string, path: string, body?: { json?: unknown; archive?: Buffer }) {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body?.json !== undefined) headers['Content-Type'] = 'application/json';
+  if (body?.archive) headers['Content-Type'] = 'application/gzip';
+  const response = await fetch(`${API}${path}`, { method, headers, body: body?.archive ? new Uint8Array(body.archive) : body?.json === undefined ? undefined : JSON.stringify(body.json) });
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+async function archive(staging: string, copy: string, version: string): Promise<Buffer> {
+  const file = join(staging, `${version}.tgz`);
+  await execute('tar', ['-C', copy, '-czf', file, '.']);
+  return readFileSync(file);
+}
+
+interface Page {
+  status: number;
+  ms: number;
+  html: string;
+  state: { chosen?: Record<string, { version: string; channel: string; fellBackFrom?: { version: string } }> } | null;
+}
+
+async function page(site: string, path: string, member: boolean): Promise<Page> {
+  const started = performance.now();
+  const response = await fetch(`${site}${path}`, { headers: member ? { Cookie: MEMBER.slice('Cookie: '.length) } : { Cookie: 'netnet-device=hostile-visitor' } });
+  const html = await response.text();
+  const ms = performance.now() - started;
+  const json = /<script type="application\/json" id="netnet-state">(.*?)<\/script>/s.exec(html)?.[1];
+  return { status: response.status, ms, html, state: json ? (JSON.parse(json) as Page['state']) : null };
+}
+
+/** How the title page's area was rendered: by the canary, by stable in its place, or in the browser. */
+function howRendered(title: Page, canary: string): string {
+  const chosen = title.state?.chosen?.[REMOTE];
+  if (!chosen) return 'left to the browser';
+  if (chosen.version === canary) return 'rendered by the hostile canary';
+  return chosen.fellBackFrom ? 'stable in its place (the canary fell back)' : `rendered by ${chosen.version}`;
+}
+
+export async function runHostileSuite({ environment, site, run, waitServed }: { environment: string; site: string; run: string; waitServed(version: string | null): Promise<void> }): Promise<Outcome[]> {
+  const listener = await reportListener();
+  const staging = mkdtempSync(join(tmpdir(), 'netnet-hostile-'));
+  const tokenName = `hostile-title-${run}`;
+  const { stdout } = await execute('npm', ['run', '--silent', 'tokens', '--', 'create', tokenName, '--remotes', REMOTE, '--environments', environment, '--actions', 'publish,stable,canary,rollback,status'], { cwd: root });
+  const token = stdout.trim();
+  const env = `/v1/environments/${environment}`;
+  const outcomes: Outcome[] = [];
+  const versions: string[] = [];
+  const secrets = secretsOf();
+  try {
+    // A clean stable of the team's own first: a canary falls back to it.
+    const stable = `9.0.0-hostile.${run}`;
+    versions.push(stable);
+    writeHostileBuild({ name: 'clean' }, { version: stable, copy: join(staging, stable), reportUrl: listener.url });
+    expect((await api(token, 'POST', `/v1/remotes/${REMOTE}/releases/${stable}`, { archive: await archive(staging, join(staging, stable), stable) })).status).toBe(201);
+    expect((await api(token, 'PUT', `${env}/remotes/${REMOTE}/stable`, { json: { version: stable } })).status).toBe(200);
+
+    let index = 0;
+    for (const build of hostileBuilds(run)) {
+      index += 1;
+      const version = `9.1.${index}-hostile.${run}`;
+      versions.push(version);
+      const copy = join(staging, version);
+      writeHostileBuild(build, { version, copy, reportUrl: listener.url });
+      const published = await api(token, 'POST', `/v1/remotes/${REMOTE}/releases/${version}`, { archive: await archive(staging, copy, version) });
+      if (published.status !== 201) {
+        // Refused at the door: the upload's check ran it in a render process, as members' renders would.
+        outcomes.push({ build: build.name, published: published.status, reported: String(published.body.error ?? ''), titlePage: 'never rolled out', slowestMs: 0 });
+        continue;
+      }
+      expect((await api(token, 'PUT', `${env}/remotes/${REMOTE}/canary`, { json: { version, percent: 100 } })).status).toBe(200);
+      await waitServed(version);
+      listener.reports.length = 0;
+      const before = await storeDigest();
+      const mapBefore = await mapVersion(environment);
+
+      const pages: Page[] = [];
+      for (let round = 0; round < 8; round += 1) pages.push(await page(site, '/title/604', true));
+      const others = [await page(site, '/browse', true), await page(site, '/', false), await page(site, '/search?q=the', true)];
+      // Reports are sent without waiting; give the last ones a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+      for (const answer of [...pages, ...others]) {
+        expect(answer.status, `${build.name}: every page answers`).toBe(200);
+        expect(answer.ms, `${build.name}: every page answers within ${PAGE_BUDGET_MS} ms`).toBeLessThan(PAGE_BUDGET_MS);
+        expect(answer.html, `${build.name}: nothing it patched shows on any page`).not.toMatch(/HOSTILE-/);
+      }
+      // The other areas render on the server with their own releases, whatever this one does.
+      expect(others[0]!.state?.chosen?.['remote-browse'], `${build.name}: /browse rendered on the server`).toBeTruthy();
+      expect(others[1]!.state?.chosen?.['remote-auth'], `${build.name}: / rendered on the server`).toBeTruthy();
+      expect(others[2]!.state?.chosen?.['remote-search'], `${build.name}: /search rendered on the server`).toBeTruthy();
+
+      const reported = JSON.stringify(listener.reports);
+      for (const secret of secrets) expect(reported.includes(secret), `${build.name}: no secret of the server reached the build`).toBe(false);
+      for (const report of listener.reports) {
+        if ('env' in report) expect(report.env, `${build.name}: the render process has no environment`).toEqual({});
+        for (const line of [...((report.files as string[]) ?? []), ...((report.writes as string[]) ?? [])]) expect(line, build.name).not.toMatch(/: (READ|WROTE)/);
+        if ('spawn' in report) expect(report.spawn, build.name).toBe('ERR_ACCESS_DENIED');
+        if ('storeDir' in report) expect(String(report.storeDir), build.name).not.toMatch(/^LISTED/);
+        if ('socket' in report || 'tcp' in report) expect(String(report.socket ?? report.tcp), build.name).not.toMatch(/CONNECTED/);
+      }
+      expect(existsSync(`/tmp/netnet-hostile-${run}.txt`), `${build.name}: wrote no file`).toBe(false);
+
+      // The store as before: no map, release, token or audit row changed by any render (the guard's own rollback aside).
+      const after = await storeDigest();
+      const byOthers = (await auditSince(environment, mapBefore)).filter((entry) => !entry.actor.startsWith('guard@'));
+      expect(byOthers, `${build.name}: nothing but the guard changed the map`).toEqual([]);
+      expect({ releases: after.releases, api_tokens: after.api_tokens }, `${build.name}: releases and tokens unchanged`).toEqual({ releases: before.releases, api_tokens: before.api_tokens });
+      if ((await mapVersion(environment)) === mapBefore) expect(after, `${build.name}: the store unchanged`).toEqual(before);
+
+      outcomes.push({
+        build: build.name,
+        published: published.status,
+        reported: listener.reports.length ? [...new Set(listener.reports.map((report) => JSON.stringify(report)))].join(' ').slice(0, 400) : 'nothing',
+        titlePage: [...new Set(pages.map((answer) => howRendered(answer, version)))].join('; '),
+        slowestMs: Math.round(Math.max(...pages.map((answer) => answer.ms))),
+      });
+      // Back to stable for the next build (if the guard has not done it already).
+      await api(token, 'POST', `${env}/remotes/${REMOTE}/rollback`);
+      await waitServed(null);
+    }
+  } finally {
+    await listener.close();
+    rmSync(staging, { recursive: true, force: true });
+    for (const version of versions) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
+    await forgetReleases(REMOTE, versions);
+    await forgetToken(tokenName);
+  }
+  console.log(`\nhostile remote-title releases through ${site}:\n${outcomes.map((o) => `- ${o.build}: publish ${o.published}; title page: ${o.titlePage} (slowest ${o.slowestMs} ms); it got: ${o.reported}`).join('\n')}\n`);
+  return outcomes;
+}
