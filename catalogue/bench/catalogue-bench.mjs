@@ -3,7 +3,10 @@
 // its start-up, then drives each path with autocannon in this process — so the service and the
 // load generator each have a core of their own. Loopback only; nothing leaves the machine.
 //
-//   BENCH_DURATION=5 (seconds per path)  BENCH_CONNECTIONS=50  BENCH_SIZES=3000,100000
+//   BENCH_DURATION=5 (seconds per path)  BENCH_CONNECTIONS=50  BENCH_SIZES=3000,100000  [--check]
+//
+// Prints the figures beside the targets of docs/performance.md; --check exits 1 when one is missed
+// (as e2e/bench/check.mjs does for the site's benchmarks).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +17,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const sizes = (process.env.BENCH_SIZES ?? '3000,100000').split(',').map(Number);
+const checking = process.argv.includes('--check');
+
+const TARGETS = {
+  /** Cached list and detail answers, at every size. */
+  cached: { rows: ['popular (cached)', 'discover (cached)', 'detail (cached)'], rps: 5000, p99Ms: 10 },
+  /** Search over this many titles and more. */
+  search: { rows: ['search (cached)', 'search, unique queries'], fromSize: 100_000, p99Ms: 20 },
+  /** Start-up at the service's default size (3,000 titles). */
+  startup: { size: 3000, ms: 2000 },
+};
 
 /** Starts the service; resolves once it prints its ready line. */
 function start(size) {
@@ -139,6 +152,33 @@ for (const r of rows) {
 console.log('(repeats: requests beyond the distinct paths of a row; 0 on "unique" rows means none was memoised)');
 console.log('\nstart-up (spawn → ready line; the service\'s own figure counts from process start)');
 for (const s of startups) console.log(`${String(s.size).padEnd(8)}${pad(s.wallMs, 6)} ms wall, ${s.selfReportedMs} ms reported`);
+
+const targets = [];
+for (const r of rows) {
+  const row = `${r.size} ${r.name}`;
+  if (TARGETS.cached.rows.includes(r.name)) {
+    targets.push({ label: `${row}: ${r.rps} req/s (target ≥ ${TARGETS.cached.rps})`, met: r.rps >= TARGETS.cached.rps });
+    targets.push({ label: `${row}: p99 ${r.p99} ms (target ≤ ${TARGETS.cached.p99Ms})`, met: r.p99 <= TARGETS.cached.p99Ms });
+  }
+  if (TARGETS.search.rows.includes(r.name) && r.size >= TARGETS.search.fromSize) {
+    targets.push({ label: `${row}: p99 ${r.p99} ms (target ≤ ${TARGETS.search.p99Ms})`, met: r.p99 <= TARGETS.search.p99Ms });
+  }
+}
+for (const s of startups.filter((s) => s.size === TARGETS.startup.size)) {
+  targets.push({ label: `${s.size} start-up: ${s.wallMs} ms (target ≤ ${TARGETS.startup.ms})`, met: s.wallMs <= TARGETS.startup.ms });
+}
+// A run of other sizes cannot show these met (BENCH_SIZES): not measured, which --check counts as missed.
+if (!sizes.some((size) => size >= TARGETS.search.fromSize)) {
+  targets.push({ label: `search over ${TARGETS.search.fromSize} titles: not measured (BENCH_SIZES)`, met: null });
+}
+if (!sizes.includes(TARGETS.startup.size)) targets.push({ label: `start-up at ${TARGETS.startup.size} titles: not measured (BENCH_SIZES)`, met: null });
+console.log('\ntargets (docs/performance.md)');
+for (const t of targets) console.log(`  ${t.met === null ? '?' : t.met ? '✓' : '✗'} ${t.label}`);
+const missed = targets.filter((t) => t.met !== true);
+if (checking) {
+  console.log(missed.length ? `\n--check: ${missed.length} of ${targets.length} targets missed (exit 1).` : `\n--check: all ${targets.length} targets met.`);
+  if (missed.length) process.exitCode = 1;
+}
 
 mkdirSync(join(root, 'bench-results'), { recursive: true });
 writeFileSync(join(root, 'bench-results/catalogue.json'), JSON.stringify({ date: new Date().toISOString(), connections, duration, rows, startups }, null, 2));

@@ -18,10 +18,11 @@
 //    with how many sessions the site counted meanwhile (its /metrics, or the --metrics origins:
 //    behind the front door, the instances' own ports).
 // Targets (issue 26): the visitor gets ≥ 95 % answers with p99 ≤ 500 ms and the server's RSS grows
-// by ≤ 150 MB during each attack; junk keeps none of the 10 valid reports out.
+// by ≤ 150 MB during each attack; junk keeps none of the 10 valid reports out; forged reports count
+// no session but the one real page load's. --check exits 1 when one is missed (check.mjs).
 //
 //   npm run bench:abuse -- [--target http://localhost:8080] [--reuse] [--pid N] [--duration 15]
-//                          [--only quiet,idle,pipeline,pipeline16,junk,forged] [--metrics <origin>,…]
+//                          [--only quiet,idle,pipeline,pipeline16,junk,forged] [--metrics <origin>,…] [--check]
 //
 // Without --reuse it builds and starts the site as `npm start` does, measures it and stops it.
 // --target (or NETNET_ABUSE_TARGET) measures a site already running there instead (implies
@@ -40,6 +41,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { checkExitCode, mark } from './check.mjs';
 import { percentile } from './steadyLoad.mjs';
 import { howRendered, keepSite, site, startSite } from './site.mjs';
 
@@ -457,7 +459,6 @@ async function junkReports(target, seconds) {
 }
 
 const f0 = (v) => (v == null ? '–' : String(Math.round(v)));
-const mark = (met) => (met ? '✓' : '✗');
 
 const ATTACKS = { idleSockets, pipelinedRenders };
 
@@ -576,16 +577,23 @@ async function run() {
   if (junk) log(`  junk: ${junk.junkSent} junk POSTs answered ${JSON.stringify(junk.junkStatuses)}; valid reports: ${junk.validKept} of ${junk.validSent} counted (statuses ${junk.validStatuses.join(', ')}).`);
   log('');
   log('Targets (issue 26):');
+  const targets = [];
   for (const r of rows.filter((row) => row.key !== 'quiet')) {
     const share = r.seen.answered / r.seen.sent;
-    log(`  ${mark(share >= TARGETS.answeredShare)} ${r.key}: visitor answered ${(share * 100).toFixed(0)} %   target ≥ ${TARGETS.answeredShare * 100} %`);
-    log(`  ${mark(r.seen.p99Ms !== null && r.seen.p99Ms <= TARGETS.p99Ms)} ${r.key}: visitor p99 ${f0(r.seen.p99Ms)} ms   target ≤ ${TARGETS.p99Ms} ms`);
     const growth = r.memory.peakMb - r.memory.beforeMb;
-    log(`  ${mark(growth <= TARGETS.rssGrowthMb)} ${r.key}: RSS growth ${f0(growth)} MB   target ≤ ${TARGETS.rssGrowthMb} MB`);
+    targets.push(
+      { label: `${r.key}: visitor answered ${(share * 100).toFixed(0)} %   target ≥ ${TARGETS.answeredShare * 100} %`, met: share >= TARGETS.answeredShare },
+      { label: `${r.key}: visitor p99 ${f0(r.seen.p99Ms)} ms   target ≤ ${TARGETS.p99Ms} ms`, met: r.seen.p99Ms !== null && r.seen.p99Ms <= TARGETS.p99Ms },
+      { label: `${r.key}: RSS growth ${f0(growth)} MB   target ≤ ${TARGETS.rssGrowthMb} MB`, met: growth <= TARGETS.rssGrowthMb },
+    );
   }
-  if (forged?.counted !== null && forged) log(`  ${mark(forged.counted <= 1)} forged: sessions counted ${forged.counted}   target ≤ 1 (the one real page load)`);
-  if (junk) log(`  ${mark(junk.validKept === TARGETS.validKept)} junk: valid reports counted ${junk.validKept} of ${junk.validSent}   target ${TARGETS.validKept}`);
-  ownSite.exit(0);
+  if (forged) {
+    const counted = forged.counted ?? 'not measured (pass --metrics)';
+    targets.push({ label: `forged: sessions counted ${counted}   target ≤ 1 (the one real page load)`, met: forged.counted === null ? null : forged.counted <= 1 });
+  }
+  if (junk) targets.push({ label: `junk: valid reports counted ${junk.validKept} of ${junk.validSent}   target ${TARGETS.validKept}`, met: junk.validKept === TARGETS.validKept });
+  for (const { label, met } of targets) log(`  ${mark(met)} ${label}`);
+  ownSite.exit(checkExitCode('bench:abuse', targets, log));
 }
 
 (process.argv.includes('--attack') ? attackerMain(process.argv) : run()).catch((error) => {

@@ -16,7 +16,7 @@
 // long the batches waited for the store inside the collector (PostgreSQL's and the batching's
 // share of the latency), and how many INSERTs carried them.
 //
-//   npm run bench:health -- [--duration 10] [--connections 50] [--batches 40000] [--rate 5000]
+//   npm run bench:health -- [--duration 10] [--connections 50] [--batches 40000] [--rate 5000] [--check]
 //
 // The load generator and PostgreSQL share the machine with the collector: on 2 cores the figures
 // are what this machine gives, not what a collector alone on it would. No fixed port is used.
@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { withTsx } from '../../scripts/tsx.mjs';
+import { checkExitCode, mark } from './check.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 
 const TARGETS = { reportsPerSecond: 5000, p99Ms: 50 };
@@ -223,8 +224,6 @@ const totalsOf = (figures) =>
     .map(({ remote, release, channel, totals }) => ({ series: `${remote} ${release} ${channel}`, ...totals, lcp: [...totals.lcp] }))
     .sort((a, b) => a.series.localeCompare(b.series));
 
-const mark = (ok) => (ok ? '✓' : '✗');
-
 /** A message from the collector's process. */
 const answer = (child) => new Promise((resolve) => child.once('message', resolve));
 
@@ -280,15 +279,25 @@ async function bench() {
   console.log(line(`steady ${reportsPerSecond} reports/s for ${duration} s`, held));
   console.log(line(`flat out, ${batches} batches`, flat));
   const most = (accepted(flat) * REPORTS_PER_BATCH) / flat.duration;
-  console.log(`  most reports/s: ${Math.round(most)} (target ≥ ${TARGETS.reportsPerSecond}) ${mark(most >= TARGETS.reportsPerSecond)}`);
-  console.log(`  p99 at ${reportsPerSecond} reports/s: ${held.latency.p99.toFixed(1)} ms (target ≤ ${TARGETS.p99Ms}) ${mark(held.latency.p99 <= TARGETS.p99Ms)}`);
+  // The latency target is at the target's rate: a run at a lower --rate does not show it met.
+  const atRate = reportsPerSecond >= TARGETS.reportsPerSecond;
+  const targets = [
+    { label: `most reports/s: ${Math.round(most)} (target ≥ ${TARGETS.reportsPerSecond})`, met: most >= TARGETS.reportsPerSecond },
+    {
+      label: `p99 at ${reportsPerSecond} reports/s: ${held.latency.p99.toFixed(1)} ms (target ≤ ${TARGETS.p99Ms} at ${TARGETS.reportsPerSecond} reports/s)`,
+      met: atRate ? held.latency.p99 <= TARGETS.p99Ms : null,
+    },
+  ];
+  for (const { label, met } of targets) console.log(`  ${label} ${mark(met)}`);
   const sessions = (list) => list.reduce((sum, series) => sum + series.sessions, 0);
   const exact = JSON.stringify(stored) === JSON.stringify(expected);
   console.log(
     `  in the store: ${sessions(stored)} sessions; acknowledged: ${sessions(expected)} ` +
       `(${report.acknowledged.length} batches); every release's outcomes and LCP buckets as acknowledged: ${exact ? 'yes' : 'no'} ${mark(exact)}`,
   );
-  if (!exact) process.exitCode = 1;
+  // Reports acknowledged and not stored are a bug, not a slow machine: exit 1 with or without --check.
+  const checked = checkExitCode('bench:health', targets);
+  process.exitCode = exact ? checked : 1;
 }
 
 if (process.argv[2] === '--serve') await serve(process.argv[3]);

@@ -253,6 +253,18 @@ export function printReport(summary, log = console.log) {
   return targetsByMode;
 }
 
+/**
+ * What `--check` judges: the server-rendered mode (what `npm start` serves; the client-only one is
+ * the baseline), or the one mode measured; Lighthouse's targets unless it was skipped.
+ */
+export function checkedTargets(summary, targetsByMode) {
+  const mode = summary.modes.ssr ? 'ssr' : Object.keys(summary.modes)[0];
+  const skipped = summary.modes[mode].lighthouse?.skipped;
+  return targetsByMode[mode]
+    .filter((target) => !(skipped && target.metric.startsWith('lighthouse')))
+    .map((target) => ({ label: `${summary.modes[mode].label} ${target.page} ${target.label}: ${show(target)} (${limitOf(target)})`, met: target.met }));
+}
+
 export function writeResults(summary, targets) {
   mkdirSync(RESULTS, { recursive: true });
   const file = join(RESULTS, `web-${summary.date.replace(/:/g, '-')}.json`);

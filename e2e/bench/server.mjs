@@ -9,7 +9,7 @@
 //    10,000 renders of /, then of /title/604.
 // Prints the figures beside issue 15's targets and writes e2e/bench/results/server-<date>.json.
 //
-//   npm run bench:server -- [--reuse] [--duration 10] [--connections 50] [--renders 10000] [--cpu-prof]
+//   npm run bench:server -- [--reuse] [--duration 10] [--connections 50] [--renders 10000] [--cpu-prof] [--check]
 //
 // The load generator shares the machine with the server (and the catalogue it asks): on 2 cores the
 // figures are what this machine gives, not what a server alone on it would.
@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
+import { checkExitCode } from './check.mjs';
 import { median, writeServerResults } from './report.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
@@ -519,7 +520,8 @@ async function run() {
     printReport(summary, log);
     log('');
     log(`Results: ${writeServerResults(summary)} (and e2e/bench/results/server-latest.json)`);
-    await ownSite.exit(0);
+    const judged = summary.targets.map((t) => ({ label: `${t.label}: ${t.value} (target ${t.limit})`, met: t.met }));
+    await ownSite.exit(checkExitCode('bench:server', judged, log));
   } catch (error) {
     console.error(`bench:server failed: ${error instanceof Error ? error.message : error}`);
     await ownSite.exit(1);

@@ -5,15 +5,17 @@
 // poster → title navigation, which shared singletons were loaded, and Lighthouse scores; prints one table with both modes and the targets, and writes
 // e2e/bench/results/web-<date>.json (and latest.json).
 //
-//   npm run bench:web -- [--runs N] [--mode ssr|client|both] [--reuse] [--no-lighthouse]
+//   npm run bench:web -- [--runs N] [--mode ssr|client|both] [--reuse] [--no-lighthouse] [--check]
 //
 // --reuse measures the site already running, in the mode it runs in (it cannot be restarted).
+// --check exits 1 when a target is missed (check.mjs).
 import { execFileSync } from 'node:child_process';
 import { chromium } from '@playwright/test';
 import { root } from '../../scripts/build.mjs';
 import { cookieHeader, createMember, memberState } from './member.mjs';
 import { DEVICE, firstClick, IDLE_MS, loadPage, posterToTitle, SINGLETONS, THROTTLING } from './measure.mjs';
-import { median, printReport, writeResults } from './report.mjs';
+import { checkExitCode } from './check.mjs';
+import { checkedTargets, median, printReport, writeResults } from './report.mjs';
 import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
 import chromiumLaunch from '../chromium.json' with { type: 'json' };
@@ -278,7 +280,7 @@ async function run() {
     const targets = printReport(summary, log);
     log('');
     log(`Results: ${writeResults(summary, targets)} (and e2e/bench/results/latest.json)`);
-    await ownSite.exit(0);
+    await ownSite.exit(checkExitCode('bench:web', checkedTargets(summary, targets), log));
   } catch (error) {
     console.error(`bench:web failed: ${error instanceof Error ? error.message : error}`);
     await ownSite.exit(1);

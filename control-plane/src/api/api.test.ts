@@ -6,6 +6,7 @@
 // Run: node --import tsx --test control-plane/src/api/api.test.ts
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -437,22 +438,40 @@ describe('npm run release and npm run rollout as clients of the API', { timeout:
 
 describe('the API server’s connection limits', { timeout: 60_000 }, () => {
   it('closes a client’s connections past its cap, and a connection that sends no request in time', async () => {
-    const base = await startApi({ limits: { connectionsPerClient: 2, headersTimeout: 500 } });
+    const headersTimeout = 2_000;
+    const base = await startApi({ limits: { connectionsPerClient: 2, headersTimeout } });
     const { port } = new URL(base);
-    const open = () =>
-      new Promise<{ socket: net.Socket; closed: Promise<number> }>((done) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => {
-          const opened = Date.now();
-          done({ socket, closed: new Promise((closed) => socket.once('close', () => closed(Date.now() - opened))) });
-        });
-        socket.on('error', () => {});
-      });
-    const [a, b, c] = [await open(), await open(), await open()];
-    // The third is closed at once; the first two are closed by the header timeout, not before it.
-    assert.ok((await c.closed) < 400, 'the connection over the cap is closed at once');
+    const closedInOrder: string[] = [];
+    // A connection's life counts from before it dials, so the server's clock for it cannot start
+    // earlier than the test's. It reads what it is sent: Node answers a silent connection with a
+    // 408 before closing it, and a socket that leaves those bytes unread never sees its close.
+    const dial = (name: string) => {
+      const dialled = Date.now();
+      const socket = net.connect(Number(port), '127.0.0.1').resume();
+      const closed = new Promise<number>((done) =>
+        socket.once('close', () => {
+          closedInOrder.push(name);
+          done(Date.now() - dialled);
+        }),
+      );
+      // A reset (ECONNRESET) also ends in 'close'; the error itself is not what this test is about.
+      socket.on('error', () => {});
+      return { socket, closed };
+    };
+    const a = dial('a');
+    await once(a.socket, 'connect');
+    const b = dial('b');
+    await once(b.socket, 'connect');
+    const c = dial('c');
+
+    // The third is closed at once: well within the header timeout, and before either silent one.
+    const cLived = await c.closed;
+    assert.deepEqual(closedInOrder, ['c'], 'the connection over the cap is closed before the silent ones');
+    assert.ok(cLived < headersTimeout / 2, `the connection over the cap lived ${cLived} ms`);
+    // The first two are closed by the header timeout, not before it (a few ms for two clocks' rounding).
     for (const kept of [a, b]) {
       const lived = await kept.closed;
-      assert.ok(lived >= 450 && lived < 3_000, `a silent connection lived ${lived} ms`);
+      assert.ok(lived >= headersTimeout - 10 && lived < headersTimeout + 3_000, `a silent connection lived ${lived} ms`);
     }
   });
 });
