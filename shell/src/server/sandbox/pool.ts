@@ -99,6 +99,8 @@ interface ReleasePool {
   restartAt: number;
   restartTimer?: NodeJS.Timeout;
   lastFault: string | null;
+  /** The last failure was the release's own beyond doubt (it said it does not load), not a deadline or a crash a busy machine may share. */
+  certain: boolean;
   /** Resolves when a process first says it is ready (or the release failed to start). */
   started: Promise<void>;
   markStarted(): void;
@@ -133,7 +135,7 @@ export function createRenderPool({
     if (!pool) {
       let markStarted = () => {};
       const started = new Promise<void>((resolve) => (markStarted = resolve));
-      pool = { remote, release, workers: new Set(), code: null, failures: 0, restartAt: 0, lastFault: null, started, markStarted, logged: { minute: 0, lines: 0, dropped: 0 }, closed: false };
+      pool = { remote, release, workers: new Set(), code: null, failures: 0, restartAt: 0, lastFault: null, certain: false, started, markStarted, logged: { minute: 0, lines: 0, dropped: 0 }, closed: false };
       pools.set(entry, pool);
       fill(pool);
     }
@@ -153,11 +155,12 @@ export function createRenderPool({
       }
       return;
     }
-    while (pool.workers.size < size) startWorker(pool);
+    for (let count = pool.workers.size; count < size && pool.restartAt <= now(); count += 1) startWorker(pool);
   }
 
-  function failed(pool: ReleasePool, fault: string): void {
+  function failed(pool: ReleasePool, fault: string, certain = false): void {
     pool.lastFault = fault;
+    pool.certain = certain;
     pool.failures += 1;
     const wait = Math.min(backoffMs.max, backoffMs.first * 2 ** (pool.failures - 1));
     pool.restartAt = now() + wait;
@@ -196,7 +199,7 @@ export function createRenderPool({
     child.stdout?.on('data', (chunk: Buffer) => output(pool, chunk));
     child.stderr?.on('data', (chunk: Buffer) => output(pool, chunk));
     let gone = false;
-    const end = (fault: string) => {
+    const end = (fault: string, certain = false) => {
       if (gone) return;
       gone = true;
       clearTimeout(loading);
@@ -208,7 +211,7 @@ export function createRenderPool({
       }
       worker.inFlight.clear();
       if (pool.closed) return;
-      failed(pool, fault);
+      failed(pool, fault, certain);
       fill(pool);
     };
     const loading = setTimeout(() => end(`its render process did not load the release within ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
@@ -220,7 +223,7 @@ export function createRenderPool({
         worker.ready = true;
         pool.markStarted();
       } else if (message.type === 'load-failed') {
-        end(`its server build does not load: ${String(message.message).slice(0, 300)}`);
+        end(`its server build does not load: ${String(message.message).slice(0, 300)}`, true);
       } else if (message.type === 'rendered' || message.type === 'render-failed') {
         const render = worker.inFlight.get(message.id);
         if (!render) return;
@@ -266,9 +269,12 @@ export function createRenderPool({
       }
       const worker = pick(pool);
       if (!worker) {
-        // Starting (not the release's fault), or waiting after failures (its fault, said again).
+        // Starting (not the release's fault), or waiting after failures: its fault when it said it
+        // does not load, or has failed twice in a row (one missed deadline or crash may have met a
+        // busy machine; it costs only the renders that process had in flight).
         const waiting = pool.restartAt > now();
-        return Promise.reject(new AreaRenderError(`${label(pool)}: ${waiting ? `its render processes failed (${pool.lastFault})` : 'its render processes are starting'}.`, waiting ? pool.lastFault : null));
+        const fault = waiting && (pool.certain || pool.failures >= 2) ? pool.lastFault : null;
+        return Promise.reject(new AreaRenderError(`${label(pool)}: ${waiting ? `its render processes failed (${pool.lastFault})` : 'its render processes are starting'}.`, fault));
       }
       const id = (nextId += 1);
       const deadlineMs = request.budgetMs + graceMs;
