@@ -51,7 +51,8 @@ export function testWithShell(environment: string, options: { guard?: false | Gu
         await use(shell);
         await shell.close();
       },
-      { scope: 'worker' },
+      // Its start includes its render processes' warm-up, which a busy machine (a CI runner) slows.
+      { scope: 'worker', timeout: 120_000 },
     ],
     baseURL: async ({ specShell }, use) => use(specShell.url),
   });
