@@ -205,7 +205,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
       return clientOnly();
     }
-    forgetOldReleases(map, areas);
+    followMap(map, areas);
 
     const signedIn = member !== null;
     const auth: AuthState = signedIn ? { status: 'authenticated', member: { uid: member, email: null } } : { status: 'anonymous' };
@@ -360,11 +360,17 @@ function precompressed(html: string): (coding: Coding | null) => Buffer {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function forgetOldReleases(map: RemoteMap, areas: RenderPool | undefined): void {
+/** Lets go of releases that left the map, and starts the render processes of any new one members get. */
+function followMap(map: RemoteMap, areas: RenderPool | undefined): void {
   const releases: Release[] = Object.values(map.remotes).flatMap((rollout) =>
     rollout ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : []), ...rollout.pinnable] : [],
   );
   areas?.keepOnly(releases);
+  // A canary's processes start with the first page after it appears, not with its first member.
+  for (const [remote, rollout] of Object.entries(map.remotes)) {
+    if (!areas || !rollout || rollout.dev) continue;
+    for (const release of [rollout.stable, ...(rollout.canary ? [rollout.canary] : [])]) void areas.warm(remote as RemoteName, release);
+  }
   keepManifestsOf(releases);
   keepRecordsOf(releases);
 }

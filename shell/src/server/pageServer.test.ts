@@ -112,8 +112,25 @@ describe('the render cap', () => {
 
   it('runs no more renders than the cap, lines up requests past it, and turns away those past the line', async () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    // Renders hold until every request is in, so none ends early and frees its place (a slow machine
+    // opens seven connections over more than one short render).
+    let open = () => {};
+    const allIn = new Promise<void>((resolve) => (open = resolve));
+    render.mockImplementation(async () => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await allIn;
+      running -= 1;
+      return { html: RENDERED, catalogue: {}, errors: [], cutShort: false } satisfies RenderResult;
+    });
     const port = await serve({ renders: { maxInFlight: 2, maxWaiting: 3, maxWaitMs: 5_000 } });
-    const answers = await Promise.all(Array.from({ length: 7 }, () => raw(port, get('/'), 1)));
+    const asks = Array.from({ length: 7 }, () => raw(port, get('/'), 1));
+    let answered = 0;
+    for (const ask of asks) void ask.then(() => (answered += 1));
+    // The two past the line are answered at once; the five others are running or waiting.
+    while (answered < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    open();
+    const answers = await Promise.all(asks);
     expect(mostAtOnce).toBe(2);
     expect(render).toHaveBeenCalledTimes(5);
     expect(answers.filter(({ responses }) => rendered(responses[0]!.body))).toHaveLength(5);
@@ -123,15 +140,27 @@ describe('the render cap', () => {
   });
 
   it('takes turns between clients in the line, and gives a newcomer a place of the client holding the most', async () => {
-    renderTaking(60);
+    // a1's render holds the one place until the line is formed, so the order of the line is the
+    // order the requests were sent in, however slow the machine (each is given 100 ms to arrive).
+    let open = () => {};
+    const a1Held = new Promise<void>((resolve) => (open = resolve));
+    render.mockImplementation(async ({ location }) => {
+      started.push(location.search);
+      if (location.search === '?r=a1') await a1Held;
+      return { html: RENDERED, catalogue: {}, errors: [], cutShort: false } satisfies RenderResult;
+    });
     const port = await serve({ renders: { maxInFlight: 1, maxWaiting: 3, maxWaitMs: 5_000 } }, (req) => ({ https: false, client: String(req.headers['x-client']) }));
     const ask = (client: string, n: number) => raw(port, get(`/?r=${client}${n}`, `X-Client: ${client}\r\n`), 1).then(({ responses }) => responses[0]!);
-    const flood: Promise<Raw>[] = [];
-    for (let n = 1; n <= 4; n += 1) {
+    const flood: Promise<Raw>[] = [ask('a', 1)];
+    while (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let n = 2; n <= 4; n += 1) {
       flood.push(ask('a', n));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const other = await ask('b', 1);
+    const asked = ask('b', 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    open();
+    const other = await asked;
     expect(rendered(other.body)).toBe(true);
     const answers = await Promise.all(flood);
     // a1 ran, b1 took a4's place in the full line, and its turn came before a2's and a3's.

@@ -55,6 +55,7 @@ function poolOf(behaviours: Record<string, string>, options: Partial<Parameters<
     config: CONFIG,
     size: 1,
     graceMs: 200,
+    stuckAfterMs: 600,
     // A process's start is slow on a loaded machine: only the test of a release that never loads waits less.
     loadTimeoutMs: 10_000,
     backoffMs: { first: 300, max: 1_000 },
@@ -91,20 +92,19 @@ describe('the render pool', () => {
     await expect(faultOf(pool.render('remote-title', release('1.0.0'), request))).resolves.toBeNull();
   });
 
-  it('kills a process that misses its deadline, fails its render as the release’s fault, and starts another after a back-off', async () => {
+  it('falls back at the deadline, kills a process stuck past it, and starts another after a back-off', async () => {
     const { pool, lines } = poolOf({ '2.0.0': 'loops' });
     await pool.warm('remote-title', release('2.0.0'));
     const started = Date.now();
-    const fault = await faultOf(pool.render('remote-title', release('2.0.0'), request));
-    expect(fault).toMatch(/did not answer within 300 ms and was stopped/);
-    // The deadline is the budget plus the grace, enforced from outside the looping process.
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Late: the area falls back at budget + grace, not yet the release's fault.
+    await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toBeNull();
+    expect(Date.now() - started).toBeLessThan(700);
+    // Stuck: the process is killed from outside the looping process at budget + 600 ms.
+    await waitFor(() => lines.some((line) => /remote-title 2\.0\.0: its render process did not answer a render within 700 ms and was stopped \(1 in a row; new render processes in 300 ms\)/.test(line)));
     // While it waits to restart, renders fail at once; one failure is not yet the release's fault.
     await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toBeNull();
-    expect(lines.join('\n')).toMatch(/remote-title 2\.0\.0: its render process did not answer within 300 ms and was stopped \(1 in a row; new render processes in 300 ms\)/);
     // After the back-off a fresh process is started and loaded.
     await waitFor(() => pool.running()['http://releases.test/remote-title/2.0.0/server/remoteEntry.js'] === 1);
-    await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toMatch(/did not answer within 300 ms/);
   });
 
   it('doubles the wait with each failure in a row, up to its longest', async () => {

@@ -53,9 +53,12 @@ export interface PoolOptions {
   config: RuntimeConfig;
   /** Processes per release. */
   size?: number;
-  /** How long a process may take to load its release, and a render past its budget before its process is killed. */
+  /** How long a process may take to load its release. */
   loadTimeoutMs?: number;
+  /** How long past its budget a render may take before its area falls back. */
   graceMs?: number;
+  /** How long past its budget a render may go unanswered before its process is taken for stuck and killed. */
+  stuckAfterMs?: number;
   /** First and longest wait before a failing release gets new processes. */
   backoffMs?: { first: number; max: number };
   fetchTimeoutMs?: number;
@@ -72,9 +75,15 @@ export interface PoolOptions {
 export const PROCESSES_PER_RELEASE = Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
 /**
  * A render's deadline is its budget plus this: renderArea cuts its own render short 200 ms past
- * the budget, so a process still silent after that is stuck, not busy.
+ * the budget, so an answer later than that is not waited for; the area falls back.
  */
 export const DEADLINE_GRACE_MS = 400;
+/**
+ * A process that has not answered a render this long past its budget is stuck (a loop, a
+ * collector thrashing at its heap limit), not merely busy: it is killed and replaced. Longer than
+ * the deadline, so a machine that is only slow for a moment costs late renders, not processes.
+ */
+export const STUCK_AFTER_MS = 2_000;
 /** A page of a release that threw is not asked again for this long. */
 export const PAGE_RETRY_AFTER_MS = 30_000;
 /** Lines a release's processes may log per minute; past it they are counted, not written. */
@@ -83,7 +92,7 @@ const LOG_LINES_PER_MINUTE = 30;
 interface Worker {
   child: ChildProcess;
   ready: boolean;
-  inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timer: NodeJS.Timeout }>;
+  inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timers: NodeJS.Timeout[] }>;
   /** Kills the process; its renders in flight fail with `fault`. */
   stop(fault: string): void;
 }
@@ -117,6 +126,7 @@ export function createRenderPool({
   size = PROCESSES_PER_RELEASE,
   loadTimeoutMs = 10_000,
   graceMs = DEADLINE_GRACE_MS,
+  stuckAfterMs = STUCK_AFTER_MS,
   backoffMs = { first: 1_000, max: 60_000 },
   fetchTimeoutMs = 10_000,
   fetchCode = fetchReleaseCode,
@@ -206,7 +216,7 @@ export function createRenderPool({
       pool.workers.delete(worker);
       child.kill('SIGKILL');
       for (const [, render] of worker.inFlight) {
-        clearTimeout(render.timer);
+        render.timers.forEach(clearTimeout);
         render.reject(new AreaRenderError(`${label(pool)}: ${fault}`, fault));
       }
       worker.inFlight.clear();
@@ -228,7 +238,7 @@ export function createRenderPool({
         const render = worker.inFlight.get(message.id);
         if (!render) return;
         worker.inFlight.delete(message.id);
-        clearTimeout(render.timer);
+        render.timers.forEach(clearTimeout);
         // A process that renders is a healthy one: the release's next failure starts the waits over.
         pool.failures = 0;
         if (message.type === 'rendered') {
@@ -278,11 +288,12 @@ export function createRenderPool({
       }
       const id = (nextId += 1);
       const deadlineMs = request.budgetMs + graceMs;
+      const stuckMs = request.budgetMs + stuckAfterMs;
       return new Promise<RenderResult>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          worker.stop(`its render process did not answer within ${deadlineMs} ms and was stopped`);
-        }, deadlineMs);
-        worker.inFlight.set(id, { resolve, reject, timer });
+        // Late is not yet the release's fault (a busy machine is slow for everyone); stuck is.
+        const late = setTimeout(() => reject(new AreaRenderError(`${label(pool)}: its render did not answer within ${deadlineMs} ms.`, null)), deadlineMs);
+        const stuck = setTimeout(() => worker.stop(`its render process did not answer a render within ${stuckMs} ms and was stopped`), stuckMs);
+        worker.inFlight.set(id, { resolve, reject, timers: [late, stuck] });
         const message: RenderMessage = { type: 'render', id, ...request };
         worker.child.send(message, (error) => error && worker.stop(`its render process could not be reached (${error.message})`));
       });
