@@ -84,6 +84,12 @@ export const DEADLINE_GRACE_MS = 400;
  * the deadline, so a machine that is only slow for a moment costs late renders, not processes.
  */
 export const STUCK_AFTER_MS = 2_000;
+/**
+ * How long a process may take from its start to taking renders (loading the release and one warm-up
+ * render per page): seconds on a quiet machine, many more on a saturated one; a build that hangs at
+ * import is stopped at the end of it. Renders fall back meanwhile, so waiting costs no member.
+ */
+export const LOAD_TIMEOUT_MS = 30_000;
 /** A page of a release that threw is not asked again for this long. */
 export const PAGE_RETRY_AFTER_MS = 30_000;
 /** Lines a release's processes may log per minute; past it they are counted, not written. */
@@ -124,7 +130,7 @@ export function createRenderPool({
   spawn,
   config,
   size = PROCESSES_PER_RELEASE,
-  loadTimeoutMs = 10_000,
+  loadTimeoutMs = LOAD_TIMEOUT_MS,
   graceMs = DEADLINE_GRACE_MS,
   stuckAfterMs = STUCK_AFTER_MS,
   backoffMs = { first: 1_000, max: 60_000 },
