@@ -23,6 +23,10 @@ process.on('message', (message) => {
   } else if (message.type === 'render') {
     if (behaviour === 'loops') for (;;);
     if (behaviour === 'exits') process.exit(3);
+    if (behaviour === 'garbage') {
+      for (const junk of ['rendered', 42, [], { type: 'rendered', id: message.id, html: { toString: 1 }, catalogue: [], errors: 'x' }, { type: 'rendered', id: message.id, html: '<p>', catalogue: {}, errors: null }]) process.send(junk);
+      return;
+    }
     process.send({ type: 'rendered', id: message.id, html: '<p>' + message.location.pathname + ' by ' + process.pid + '</p>', catalogue: {}, errors: [], cutShort: false });
   }
 });
@@ -137,6 +141,13 @@ describe('the render pool', () => {
     await slow.warm('remote-title', release('5.0.1'));
     // A load that times out may have met a busy machine: said, but not yet the release's fault.
     await expect(slow.render('remote-title', release('5.0.1'), request)).rejects.toThrow(/did not load the release within 2 s/);
+  });
+
+  it('takes nothing a process sends outside the protocol’s shape: the render falls back at its deadline, the server unharmed', async () => {
+    const { pool } = poolOf({ '7.0.0': 'garbage' });
+    await pool.warm('remote-title', release('7.0.0'));
+    await expect(faultOf(pool.render('remote-title', release('7.0.0'), request))).resolves.toBeNull();
+    await expect(pool.render('remote-title', release('7.0.0'), request)).rejects.toThrow(/did not answer within 300 ms/);
   });
 
   it('stops the processes of a release that left the map', async () => {

@@ -4,7 +4,7 @@ import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
 import { pageList } from '@netnet/shared';
 import type { Release } from '../../federation/remoteMap';
 import type { RenderResult } from '../renderArea';
-import type { FromWorker, RenderMessage, ToWorker } from './protocol';
+import { readMessage, type RenderMessage, type ToWorker } from './protocol';
 import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode';
 
 // The render processes of the releases members get (docs/architecture.md#team-code-runs-in-a-sandbox):
@@ -233,13 +233,15 @@ export function createRenderPool({
     const loading = setTimeout(() => end(`its render process did not load the release within ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
     child.on('error', (error) => end(`its render process failed (${error.message})`));
     child.on('exit', (codeOrNull, signal) => end(`its render process exited (${signal ?? `code ${codeOrNull}`})`));
-    child.on('message', (message: FromWorker) => {
+    child.on('message', (raw: unknown) => {
+      const message = readMessage(raw);
+      if (message === null) return;
       if (message.type === 'ready') {
         clearTimeout(loading);
         worker.ready = true;
         pool.markStarted();
       } else if (message.type === 'load-failed') {
-        end(`its server build does not load: ${String(message.message).slice(0, 300)}`, true);
+        end(`its server build does not load: ${message.message}`, true);
       } else if (message.type === 'rendered' || message.type === 'render-failed') {
         const render = worker.inFlight.get(message.id);
         if (!render) return;
@@ -248,9 +250,9 @@ export function createRenderPool({
         // A process that renders is a healthy one: the release's next failure starts the waits over.
         pool.failures = 0;
         if (message.type === 'rendered') {
-          render.resolve({ html: String(message.html), catalogue: message.catalogue ?? {}, errors: (message.errors ?? []).map(String), cutShort: Boolean(message.cutShort) });
+          render.resolve({ html: message.html, catalogue: message.catalogue, errors: message.errors, cutShort: message.cutShort });
         } else {
-          render.reject(new AreaRenderError(`${label(pool)}: ${message.message}`, String(message.message)));
+          render.reject(new AreaRenderError(`${label(pool)}: ${message.message}`, message.message));
         }
       }
     });

@@ -60,3 +60,28 @@ export type FromWorker = ReadyMessage | LoadFailedMessage | RenderedMessage | Re
 
 /** The longest message a worker may send: a page's HTML and its catalogue answers fit many times over. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, max = 300): string => (typeof value === 'string' ? value : '').slice(0, max);
+
+/**
+ * A message from a render process as the server may use it, or null: the process runs a team's
+ * code, which can send anything on the channel (or break JSON in its own realm), so nothing it
+ * sends is trusted to have the protocol's shape.
+ */
+export function readMessage(raw: unknown): FromWorker | null {
+  if (!isRecord(raw)) return null;
+  switch (raw.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'load-failed':
+      return { type: 'load-failed', message: text(raw.message) };
+    case 'render-failed':
+      return typeof raw.id === 'number' ? { type: 'render-failed', id: raw.id, message: text(raw.message) } : null;
+    case 'rendered':
+      if (typeof raw.id !== 'number' || typeof raw.html !== 'string' || !isRecord(raw.catalogue) || !Array.isArray(raw.errors)) return null;
+      return { type: 'rendered', id: raw.id, html: raw.html, catalogue: raw.catalogue, errors: raw.errors.map((error) => text(error)), cutShort: raw.cutShort === true };
+    default:
+      return null;
+  }
+}
