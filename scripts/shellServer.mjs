@@ -14,7 +14,8 @@ import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
 import { startGuard } from '../control-plane/src/health/guard.ts';
-import { deviceTag, issueTicket, ticketSecrets } from '../control-plane/src/health/ticket.ts';
+import { ticketSecrets } from '../control-plane/src/health/ticket.ts';
+import { createTicketService } from '../control-plane/src/health/ticketService.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
 import { createHealthStore } from '../control-plane/src/store/health.ts';
@@ -71,17 +72,14 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] ?? token ?? undefined, devPins: pins });
   };
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
+  // A page gets its ticket once it runs (POST /health/ticket), never with its HTML or its map.
   const secrets = ticketSecrets({ local: environment !== 'production' });
-  const ticket = (releases, { member, device }) =>
-    releases.length === 0 ? undefined : issueTicket({ secrets, releases, device: deviceTag(secrets, member ?? device) });
   const pageServer = require(join(root, 'shell/dist/server/pageServer.js'));
-  /** /remotes.json with this page load's ticket, for a page the browser renders alone. */
-  const ticketedMap = (req) => {
-    const map = remoteMap(req);
-    const identity = pageServer.identityOf(req);
-    const signed = ticket(pageServer.ticketReleasesOf(map, identity), identity);
-    return signed === undefined ? map : { ...map, ticket: signed };
-  };
+  const tickets = createTicketService({
+    secrets,
+    identityOf: pageServer.identityOf,
+    releasesFor: (req, identity) => pageServer.ticketReleasesOf(remoteMap(req), identity),
+  });
   const health = createHealthStore({ db: store.pool, environment });
   const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
   const pages = ssr
@@ -89,11 +87,6 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
         remoteMap,
-        ticket,
-        onServerFallback: ({ remote, version, channel }, { member, device }) =>
-          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device)).catch((error) => {
-            console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
-          }),
         // A page that changes the browser's dev pins sets their cookie.
         cookiesFor: (req) => {
           const { setCookie } = devPins(req);
@@ -120,9 +113,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     spa: true,
     // The server's own code is not for browsers.
     only: (path) => !path.startsWith('/server/'),
-    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': ticketedMap },
+    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
     pages,
-    services: [collector, createMetrics({ collector, storeState: () => live.state() })],
+    services: [collector, tickets, createMetrics({ collector, storeState: () => live.state() })],
     // Only the documents of a browser with dev pins allow its dev servers.
     devServers: (req) => {
       const { pins } = devPins(req);

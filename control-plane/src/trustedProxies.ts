@@ -92,7 +92,7 @@ export function clientKey(address: string): string {
   return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
 }
 
-function expandIPv6(address: string): string[] {
+export function expandIPv6(address: string): string[] {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = address.includes('::') && tail ? tail.split(':') : [];

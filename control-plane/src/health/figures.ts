@@ -25,6 +25,8 @@ interface Counts {
 /** One minute of one series. `lcp` is sparse (bucket → count): most minutes see few distinct values. */
 export interface MinuteCounts extends Counts {
   lcp: Map<number, number>;
+  /** The client networks (networkTag() of network.ts) its failures came from, where known. */
+  failedNetworks: Set<string>;
 }
 
 /** Totals over the window; `lcp` is a dense histogram. */
@@ -41,7 +43,10 @@ export interface Series {
 }
 
 /** A minute as toJSON() writes it and load() reads it: outcome counts and [bucket, count] pairs. */
-export type MinuteJson = [minute: number, counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][] }];
+export type MinuteJson = [
+  minute: number,
+  counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][]; failedNetworks?: string[] },
+];
 
 export interface FiguresJson {
   windowMinutes?: number;
@@ -55,7 +60,7 @@ export type Figures = ReturnType<typeof createFigures>;
 
 const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
 
-const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map() });
+const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Set() });
 
 function addOutcome(counts: Counts, outcome: Outcome, times: number) {
   counts.sessions += times;
@@ -152,8 +157,11 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
     /** Whether recording these reports keeps the figures within `maxSeries`. */
     canRecord: (reports: Counted[]) => all.size + newSeries(reports) <= maxSeries,
 
-    /** Counts valid reports (control-plane/src/health/reports.ts) accepted at `at` (ms, the server's clock). */
-    record(reports: Counted[], at: number) {
+    /**
+     * Counts valid reports (control-plane/src/health/reports.ts) accepted at `at` (ms, the server's
+     * clock), sent from `network` (networkTag() of network.ts) when known.
+     */
+    record(reports: Counted[], at: number, network?: string) {
       prune(at);
       const minute = minuteOf(at);
       if (minute < oldestKept) return;
@@ -164,6 +172,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
         if (outcome !== undefined) {
           addOutcome(counts, outcome, 1);
           addOutcome(series.totals, outcome, 1);
+          if (network && isFailure(outcome)) counts.failedNetworks.add(network);
         }
         if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
       }
@@ -188,7 +197,10 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
           remote,
           release,
           channel,
-          minutes: [...minutes].map(([minute, counts]) => [minute, { outcomes: { ...counts.outcomes }, lcp: [...counts.lcp] }]),
+          minutes: [...minutes].map(([minute, counts]) => [
+            minute,
+            { outcomes: { ...counts.outcomes }, lcp: [...counts.lcp], ...(counts.failedNetworks.size > 0 && { failedNetworks: [...counts.failedNetworks] }) },
+          ]),
         })),
       };
     },
@@ -196,7 +208,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
     /** Adds the counts of a toJSON() result (restoring a snapshot into empty figures). */
     load(json: FiguresJson | null | undefined) {
       for (const { remote, release, channel, minutes } of json?.series ?? []) {
-        for (const [minute, { outcomes, lcp }] of minutes) {
+        for (const [minute, { outcomes, lcp, failedNetworks = [] }] of minutes) {
           if (minute < oldestKept) continue;
           const series = seriesFor(remote, release, channel);
           const counts = minuteFor(series, minute);
@@ -207,6 +219,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
             addOutcome(series.totals, outcome, times);
           }
           for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
+          for (const network of failedNetworks) counts.failedNetworks.add(network);
         }
       }
     },
@@ -223,4 +236,11 @@ export function countsSince(series: Pick<Series, 'minutes'> | undefined, from: n
     failures += counts.failures;
   }
   return { sessions, failures };
+}
+
+/** How many distinct client networks a series' failures in the window came from. */
+export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): number {
+  const networks = new Set<string>();
+  for (const counts of series?.minutes.values() ?? []) for (const network of counts.failedNetworks) networks.add(network);
+  return networks.size;
 }
