@@ -183,6 +183,7 @@ async function statusCall(call: Call, environment: string) {
             served: served.remotes[remote],
             published: (releases.get(remote) ?? []).map((release) => release.version),
             health: health.byRemote.get(remote) ?? [],
+            guardEvidence: health.evidence.get(remote) ?? null,
           },
         ]),
       ),

@@ -27,6 +27,8 @@ export interface MinuteCounts extends Counts {
   lcp: Map<number, number>;
   /** The client networks (networkTag() of network.ts) its failures came from, where known. */
   failedNetworks: Set<string>;
+  /** Failures from no known network (recorded without one): each is taken as a network of its own. */
+  unattributed: number;
 }
 
 /** Totals over the window; `lcp` is a dense histogram. */
@@ -60,7 +62,7 @@ export type Figures = ReturnType<typeof createFigures>;
 
 const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
 
-const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Set() });
+const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Set(), unattributed: 0 });
 
 function addOutcome(counts: Counts, outcome: Outcome, times: number) {
   counts.sessions += times;
@@ -172,7 +174,10 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
         if (outcome !== undefined) {
           addOutcome(counts, outcome, 1);
           addOutcome(series.totals, outcome, 1);
-          if (network && isFailure(outcome)) counts.failedNetworks.add(network);
+          if (isFailure(outcome)) {
+            if (network) counts.failedNetworks.add(network);
+            else counts.unattributed += 1;
+          }
         }
         if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
       }
@@ -217,6 +222,8 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
             if (times === 0) continue;
             addOutcome(counts, outcome, times);
             addOutcome(series.totals, outcome, times);
+            // Counts kept before networks were: every failure its own network.
+            if (isFailure(outcome) && failedNetworks.length === 0) counts.unattributed += times;
           }
           for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
           for (const network of failedNetworks) counts.failedNetworks.add(network);
@@ -241,6 +248,17 @@ export function countsSince(series: Pick<Series, 'minutes'> | undefined, from: n
 /** How many distinct client networks a series' failures in the window came from. */
 export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): number {
   const networks = new Set<string>();
-  for (const counts of series?.minutes.values() ?? []) for (const network of counts.failedNetworks) networks.add(network);
-  return networks.size;
+  let unattributed = 0;
+  for (const counts of series?.minutes.values() ?? []) {
+    for (const network of counts.failedNetworks) networks.add(network);
+    unattributed += counts.unattributed;
+  }
+  return networks.size + unattributed;
 }
+
+/**
+ * A minute's failures with each network counted once: what the guard reads a stable's incident
+ * (and its rate) from, so one network cannot make the stable look as if it were failing.
+ */
+export const failuresByNetwork = (counts: Pick<MinuteCounts, 'failures' | 'failedNetworks' | 'unattributed'>): number =>
+  Math.min(counts.failures, counts.failedNetworks.size + counts.unattributed);
