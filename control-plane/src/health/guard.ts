@@ -149,9 +149,9 @@ function failureReason(decision: Assessment) {
   const { failure: test, canary, stable, windowMinutes } = decision;
   const { canary: c, stable: s } = test;
   return (
-    `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}; ${networksPart(decision.evidence)}), ` +
+    `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}), ` +
     `stable ${stable} ${s.failures} of ${s.sessions} (${percentOf(s.failures, s.sessions)}) in the last ${windowMinutes} min; ` +
-    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse)`
+    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse); ${networksPart(decision.evidence)}`
   );
 }
 
@@ -160,9 +160,9 @@ function referenceReason(decision: Assessment) {
   const { canary: c } = failure;
   const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
   return (
-    `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}; ${networksPart(decision.evidence)}) ` +
+    `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +
     `against stable ${stable}'s ${(100 * test.rate).toFixed(2)}% over the last ${windowMinutes} min; ` +
-    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse${skipped})`
+    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse${skipped}); ${networksPart(decision.evidence)}`
   );
 }
 
@@ -182,8 +182,8 @@ function waitReason({ failure: test, why, canary, stageSessions, minStageSession
   const { canary: c } = test;
   const state =
     test.verdict === 'too-few'
-      ? `too few canary sessions yet (${c.sessions}; ${networksPart(evidence)})`
-      : `failure-rate SPRT ${round(test.llr)} (rollback at ${round(test.upper)}, healthy at ${round(test.lower)}) after ${c.sessions} canary sessions (${networksPart(evidence)})`;
+      ? `too few canary sessions yet (${c.sessions})`
+      : `failure-rate SPRT ${round(test.llr)} (rollback at ${round(test.upper)}, healthy at ${round(test.lower)}) after ${c.sessions} canary sessions`;
   if (why === 'few-networks') {
     return `${state}; the failures point to a rollback, but come from ${evidence.failingNetworks} client network${evidence.failingNetworks === 1 ? '' : 's'} (a rollback needs ${evidence.minFailingNetworks})`;
   }

@@ -26,12 +26,13 @@ export function networkOf(address: string | undefined): string {
 
 /**
  * A network as tickets and the store know it: a keyed hash (the tickets' secret), so neither a
- * ticket nor the store holds a member's address. '' for no network.
+ * ticket nor the store holds a member's address. '' only without a secret.
  */
 export function networkTag(secrets: Buffer[], network: string): string {
   const [secret] = secrets;
-  if (!network || !secret) return '';
-  return createHmac('sha256', secret).update(`network\0${network}`).digest().subarray(0, 12).toString('base64url');
+  if (!secret) return '';
+  // A client with no address (never seen over TCP) is one network of its own, capped like any.
+  return createHmac('sha256', secret).update(`network\0${network || 'unknown'}`).digest().subarray(0, 12).toString('base64url');
 }
 
 /** The number of networks the guard needs failures from: NETNET_GUARD_MIN_NETWORKS, else the default. */
