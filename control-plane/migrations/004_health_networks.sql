@@ -15,8 +15,8 @@ CREATE TABLE health_network_counts (
   PRIMARY KEY (environment, hour, remote, release, channel, kind, network)
 );
 
--- The networks a release's counted failures came from, per minute: the guard rolls back only on
--- failures from several networks, and reads an incident from the stable's failing networks.
+-- How many of a release's counted failures each network sent, per minute: the guard rolls back
+-- only on failures from several networks, and never on what one network alone adds.
 CREATE TABLE health_failed_networks (
   environment text   NOT NULL,
   minute      bigint NOT NULL,
@@ -24,5 +24,6 @@ CREATE TABLE health_failed_networks (
   release     text   NOT NULL,
   channel     text   NOT NULL,
   network     text   NOT NULL,
+  failures    bigint NOT NULL,
   PRIMARY KEY (environment, minute, remote, release, channel, network)
 );

@@ -25,8 +25,8 @@ interface Counts {
 /** One minute of one series. `lcp` is sparse (bucket → count): most minutes see few distinct values. */
 export interface MinuteCounts extends Counts {
   lcp: Map<number, number>;
-  /** The client networks (networkTag() of network.ts) its failures came from, where known. */
-  failedNetworks: Set<string>;
+  /** The client networks (networkTag() of network.ts) its failures came from, where known, with how many each. */
+  failedNetworks: Map<string, number>;
   /** Failures from no known network (recorded without one): each is taken as a network of its own. */
   unattributed: number;
 }
@@ -47,7 +47,7 @@ export interface Series {
 /** A minute as toJSON() writes it and load() reads it: outcome counts and [bucket, count] pairs. */
 export type MinuteJson = [
   minute: number,
-  counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][]; failedNetworks?: string[] },
+  counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][]; failedNetworks?: [network: string, failures: number][] },
 ];
 
 export interface FiguresJson {
@@ -62,7 +62,7 @@ export type Figures = ReturnType<typeof createFigures>;
 
 const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
 
-const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Set(), unattributed: 0 });
+const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Map(), unattributed: 0 });
 
 function addOutcome(counts: Counts, outcome: Outcome, times: number) {
   counts.sessions += times;
@@ -175,7 +175,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
           addOutcome(counts, outcome, 1);
           addOutcome(series.totals, outcome, 1);
           if (isFailure(outcome)) {
-            if (network) counts.failedNetworks.add(network);
+            if (network) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + 1);
             else counts.unattributed += 1;
           }
         }
@@ -226,7 +226,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
             if (isFailure(outcome) && failedNetworks.length === 0) counts.unattributed += times;
           }
           for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
-          for (const network of failedNetworks) counts.failedNetworks.add(network);
+          for (const [network, failures] of failedNetworks) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + failures);
         }
       }
     },
@@ -250,7 +250,7 @@ export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): nu
   const networks = new Set<string>();
   let unattributed = 0;
   for (const counts of series?.minutes.values() ?? []) {
-    for (const network of counts.failedNetworks) networks.add(network);
+    for (const network of counts.failedNetworks.keys()) networks.add(network);
     unattributed += counts.unattributed;
   }
   return networks.size + unattributed;
@@ -262,3 +262,25 @@ export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): nu
  */
 export const failuresByNetwork = (counts: Pick<MinuteCounts, 'failures' | 'failedNetworks' | 'unattributed'>): number =>
   Math.min(counts.failures, counts.failedNetworks.size + counts.unattributed);
+
+/**
+ * The network whose failures of a series weigh most in the window, and how many per minute it
+ * failed (none: no failure came with a network). What the guard leaves out to ask whether a
+ * rollback holds without any one network.
+ */
+export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { network: string; failures: number; byMinute: Map<number, number> } | null {
+  const totals = new Map<string, number>();
+  for (const counts of series?.minutes.values() ?? []) {
+    for (const [network, failures] of counts.failedNetworks) totals.set(network, (totals.get(network) ?? 0) + failures);
+  }
+  let heaviest: [string, number] | null = null;
+  for (const entry of totals) if (!heaviest || entry[1] > heaviest[1]) heaviest = entry;
+  if (!heaviest) return null;
+  const [network, failures] = heaviest;
+  const byMinute = new Map<number, number>();
+  for (const [minute, counts] of series?.minutes ?? []) {
+    const count = counts.failedNetworks.get(network);
+    if (count) byMinute.set(minute, count);
+  }
+  return { network, failures, byMinute };
+}

@@ -18,7 +18,7 @@ import { pruneHealth, readFigures, readSessionNetworks } from '../store/health.t
 import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
-import { countsSince, failingNetworks, failuresByNetwork, minuteOf, type Figures, type Series } from './figures.ts';
+import { countsSince, failingNetworks, failuresByNetwork, heaviestNetwork, minuteOf, type Figures, type Series } from './figures.ts';
 import { minFailingNetworks, NETWORK_RULES } from './network.ts';
 import { emptyHistogram } from './histogram.ts';
 import {
@@ -71,6 +71,8 @@ export interface Evidence {
   failures: number;
   /** Distinct networks its failures came from (the rule: at least `minFailingNetworks`). */
   failingNetworks: number;
+  /** The failures of the network that sent the most, which the failure tests leave out. */
+  heaviestNetworkFailures: number;
   minFailingNetworks: number;
   /** Distinct networks that sent its sessions this hour and the last (null: not known here). */
   sessionNetworks: number | null;
@@ -128,6 +130,13 @@ function strata(canarySeries: Series | undefined, stableSeries: Series | undefin
   }
   return list;
 }
+
+/** The strata with one network's failing sessions (per minute) taken out, as if it had sent none. */
+const withoutNetwork = (strata: Stratum[], byMinute: ReadonlyMap<number, number>): Stratum[] =>
+  strata.map((stratum) => {
+    const left = byMinute.get(stratum.minute ?? NaN) ?? 0;
+    return left ? { ...stratum, canarySessions: stratum.canarySessions - left, canaryFailures: stratum.canaryFailures - left } : stratum;
+  });
 
 /** The stable's sessions and failures over the window, each network's failures once a minute (as strata()). */
 function stableTotals(series: Series | undefined): { sessions: number; failures: number } {
@@ -232,11 +241,21 @@ export function assess(figures: GuardFigures, rollout: Rollout | null, options: 
     if (!plan.canary) continue;
     const canarySeries = figures.series(remote, plan.canary.version, 'canary');
     const stableSeries = figures.series(remote, plan.stable, 'stable');
-    const minutes = strata(canarySeries, stableSeries);
+    const all = strata(canarySeries, stableSeries);
+    // No one network decides: the failure tests judge the canary without the failures of the
+    // network that sent the most, so what one party reports (at its cap) cannot tip a healthy
+    // canary over, while failures spread over members' networks lose one of many.
+    const heaviest = heaviestNetwork(canarySeries);
+    const minutes = heaviest ? withoutNetwork(all, heaviest.byMinute) : all;
     const failure = failureTest(minutes, options.failure);
     // The minute not yet over is judged more warily: in the first seconds of an incident the
     // stable may not have failed yet where the canary has.
-    const reference = referenceTest(minutes, stableTotals(stableSeries), { ...options.reference, current: minuteOf(now) });
+    const referenceOptions = { ...options.reference, current: minuteOf(now) };
+    const stableCounts = stableTotals(stableSeries);
+    const whole = referenceTest(all, stableCounts, referenceOptions);
+    // A canary failing nearly every session from enough networks is judged on all of them: no
+    // forger makes a canary fail every session, and one whose page chunk is missing must go now.
+    const reference = whole.failsEverySession ? whole : referenceTest(minutes, stableCounts, referenceOptions);
     const lcp = lcpTest(
       { canary: canarySeries?.totals.lcp ?? emptyHistogram(), stable: stableSeries?.totals.lcp ?? emptyHistogram() },
       options.lcp,
@@ -245,11 +264,12 @@ export function assess(figures: GuardFigures, rollout: Rollout | null, options: 
       sessions: canarySeries?.totals.sessions ?? 0,
       failures: canarySeries?.totals.failures ?? 0,
       failingNetworks: failingNetworks(canarySeries),
+      heaviestNetworkFailures: heaviest?.failures ?? 0,
       minFailingNetworks,
       sessionNetworks: sessionNetworks?.get(`${remote} ${plan.canary.version} canary`) ?? null,
     };
     const tests = { remote, stable: plan.stable, canary: { ...plan.canary }, evidence, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
-    const enough = failure.verdict !== 'too-few';
+    const enough = failure.verdict !== 'too-few' || whole.failsEverySession;
     // Failures from fewer networks than the rule are what one party can make: no rollback on them.
     const broad = evidence.failingNetworks >= minFailingNetworks;
     const failing = failure.verdict === 'worse' || (enough && reference.verdict === 'worse');

@@ -100,6 +100,7 @@ interface FailedRow {
   release: string;
   channel: string;
   network: string;
+  failures: number;
 }
 
 async function writeCounts(db: Queryable, environment: string, rows: Map<string, CountRow>, failed: Map<string, FailedRow>) {
@@ -116,9 +117,10 @@ async function writeCounts(db: Queryable, environment: string, rows: Map<string,
   // One statement: the counts and the failures' networks are stored together or not at all.
   await db.query(
     `WITH failed AS (
-       INSERT INTO health_failed_networks (environment, minute, remote, release, channel, network)
-       SELECT $1, * FROM unnest($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[])
-       ON CONFLICT DO NOTHING
+       INSERT INTO health_failed_networks (environment, minute, remote, release, channel, network, failures)
+       SELECT $1, * FROM unnest($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::bigint[])
+       ON CONFLICT (environment, minute, remote, release, channel, network)
+       DO UPDATE SET failures = health_failed_networks.failures + EXCLUDED.failures
      )
      INSERT INTO health_counts (environment, remote, release, channel, minute, metric, count)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[])
@@ -137,6 +139,7 @@ async function writeCounts(db: Queryable, environment: string, rows: Map<string,
       failedRows.map((row) => row.release),
       failedRows.map((row) => row.channel),
       failedRows.map((row) => row.network),
+      failedRows.map((row) => row.failures),
     ],
   );
 }
@@ -204,7 +207,10 @@ export function createHealthStore({
         for (const { remote, release, channel, outcome } of kept) {
           if (!network || outcome === undefined || !isFailure(outcome)) continue;
           const minute = minuteOf(at);
-          failed.set(`${minute}\n${remote}\n${release}\n${channel}\n${network}`, { minute, remote, release, channel, network });
+          const key = `${minute}\n${remote}\n${release}\n${channel}\n${network}`;
+          const row = failed.get(key);
+          if (row) row.failures += 1;
+          else failed.set(key, { minute, remote, release, channel, network, failures: 1 });
         }
       }
       if (rows.size > 0) await writeCounts(db, environment, rows, failed);
@@ -252,7 +258,7 @@ export async function readFigures(db: Queryable, environment: string, { windowMi
     'SELECT remote, release, channel, minute, metric, count FROM health_counts WHERE environment = $1 AND minute >= $2',
     [environment, from],
   );
-  type Counts = MinuteJson[1] & { failedNetworks: string[] };
+  type Counts = MinuteJson[1] & { failedNetworks: [string, number][] };
   const series = new Map<string, { remote: string; release: string; channel: string; minutes: Map<number, Counts> }>();
   for (const { remote, release, channel, minute, metric, count } of rows) {
     const key = `${remote}\n${release}\n${channel}`;
@@ -265,13 +271,12 @@ export async function readFigures(db: Queryable, environment: string, { windowMi
     if (metric.startsWith(OUTCOME)) counts.outcomes[metric.slice(OUTCOME.length)] = Number(count);
     else if (metric.startsWith(LCP)) counts.lcp.push([Number(metric.slice(LCP.length)), Number(count)]);
   }
-  const { rows: failed } = await db.query<{ remote: string; release: string; channel: string; minute: string; networks: string[] }>(
-    `SELECT remote, release, channel, minute, array_agg(network) AS networks FROM health_failed_networks
-     WHERE environment = $1 AND minute >= $2 GROUP BY remote, release, channel, minute`,
+  const { rows: failed } = await db.query<{ remote: string; release: string; channel: string; minute: string; network: string; failures: string }>(
+    'SELECT remote, release, channel, minute, network, failures FROM health_failed_networks WHERE environment = $1 AND minute >= $2',
     [environment, from],
   );
-  for (const { remote, release, channel, minute, networks } of failed) {
-    series.get(`${remote}\n${release}\n${channel}`)?.minutes.get(Number(minute))?.failedNetworks.push(...networks);
+  for (const { remote, release, channel, minute, network, failures } of failed) {
+    series.get(`${remote}\n${release}\n${channel}`)?.minutes.get(Number(minute))?.failedNetworks.push([network, Number(failures)]);
   }
   const figures = createFigures({ windowMinutes, maxSeries: Infinity });
   figures.prune(now);
