@@ -14,7 +14,7 @@ import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
 import { startGuard } from '../control-plane/src/health/guard.ts';
-import { ticketSecrets } from '../control-plane/src/health/ticket.ts';
+import { deviceTag, ticketSecrets } from '../control-plane/src/health/ticket.ts';
 import { createTicketService } from '../control-plane/src/health/ticketService.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
@@ -87,6 +87,11 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
         remoteMap,
+        // What the server saw fail itself counts, for the request's device and network.
+        onServerFallback: ({ remote, version, channel }, { member, device }, req) =>
+          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device), req).catch((error) => {
+            console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
+          }),
         // A page that changes the browser's dev pins sets their cookie.
         cookiesFor: (req) => {
           const { setCookie } = devPins(req);

@@ -2,7 +2,7 @@
 // figure), its rate limit, and the OTLP export.
 // Run: node --import tsx --test control-plane/src/health/collector.test.ts
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createCollector, createRateLimit, routingKey, type Collector, type CollectorOptions } from './collector.ts';
@@ -498,6 +498,15 @@ describe('tickets', () => {
     assert.equal(sessions(), 0);
     assert.equal(await post({ ticket, reports: [failed()] }, `/health/reports?k=${encodeURIComponent(routingKey(ticket))}`), 204);
     assert.equal(sessions(), 1);
+  });
+
+  it('counts a fallback the server saw itself, within the device’s cap', async () => {
+    const device = deviceTag(SECRETS, 'a-member');
+    const req = { headers: {}, socket: { remoteAddress: '198.51.100.7' } } as unknown as IncomingMessage;
+    const counted: boolean[] = [];
+    for (let i = 0; i < 6; i += 1) counted.push(await collector.recordServerFallback({ remote: 'remote-title', release: '1.4.0', channel: 'canary' }, device, req));
+    assert.deepEqual(counted, [true, true, true, true, true, false]);
+    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.failures, 5);
   });
 
   it('counts tickets without a device as one device: no device is no way around its cap', async () => {

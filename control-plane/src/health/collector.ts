@@ -13,6 +13,7 @@
 // a few more in the store that every instance shares (docs/architecture.md, "Release health").
 // A batch whose page load says its canary loaded and its stable failed is refused whole: a page
 // load moves the release it used, never two at once in opposite directions.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from '../store/health.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
@@ -37,6 +38,13 @@ export interface Collector {
   path: string;
   matches(req: Pick<IncomingMessage, 'url'>): boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * A canary or pin that failed on the server, counted by the server that saw it (the page is told
+   * nothing to report): one `fell-back` session of that release for the device (deviceTag() of
+   * ticket.ts, or null) within its cap, and for the request's client network within the store's.
+   * Resolves whether it was counted.
+   */
+  recordServerFallback(release: { remote: string; release: string; channel: string }, device: string | null, req: IncomingMessage): Promise<boolean>;
   figures(): Figures;
   counters(): Counters;
   close(): void;
@@ -277,6 +285,17 @@ export function createCollector({
     return counted;
   }
 
+  async function recordServerFallback({ remote, release, channel }: { remote: string; release: string; channel: string }, device: string | null, req: IncomingMessage): Promise<boolean> {
+    const at = now();
+    const report = { remote, release, channel: channel as Report['channel'], outcome: 'fell-back' as const };
+    const network = networkOfRequest(req);
+    const seen: Ticket = { pageLoad: randomUUID(), issuedAt: at, device, network, releases: [] };
+    if (!devices.take(seen, report, at) || !store.figures.canRecord([report])) return false;
+    const stored = (await store.append([report], at, network)) ?? [report];
+    countReports(stored);
+    return stored.length > 0;
+  }
+
   function countReports(reports: readonly Counted[]) {
     for (const { remote, release, channel, outcome } of reports) {
       if (outcome === undefined) continue;
@@ -290,6 +309,7 @@ export function createCollector({
     /** Whether a request is the collector's to answer (the server routes it here). */
     matches: (req) => new URL(req.url ?? '/', 'http://collector').pathname === REPORTS_PATH,
     handle,
+    recordServerFallback,
     /** The live figures (control-plane/src/health/figures.ts), for the guard and the status. */
     figures: () => store.figures,
     /** Counts since the collector started: accepted reports per series and outcome, refused batches per status. */
