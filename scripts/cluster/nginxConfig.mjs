@@ -185,7 +185,10 @@ http {
     sendfile on;
     tcp_nopush on;
     server_tokens off;
-    access_log ${join(prefix, 'logs', 'access.log')} combined buffer=64k flush=1s;
+    # The combined format without the query and the Referer: an address's query may hold a QA
+    # token (the shell's server moves it to a cookie at once, but the first request carries it).
+    log_format netnet '$remote_addr - $remote_user [$time_local] "$request_method $uri $server_protocol" $status $body_bytes_sent "$http_user_agent"';
+    access_log ${join(prefix, 'logs', 'access.log')} netnet buffer=64k flush=1s;
     client_body_temp_path ${join(prefix, 'temp', 'client_body')};
     proxy_temp_path ${join(prefix, 'temp', 'proxy')};
     fastcgi_temp_path ${join(prefix, 'temp', 'fastcgi')};

@@ -181,10 +181,10 @@ function guardEvidence(decision: Decision): GuardEvidence {
   };
 }
 
-function evidenceLine({ sessions, failures, failingNetworks, heaviestNetworkFailures, minFailingNetworks: needed, sessionNetworks }: Evidence): string {
+function evidenceLine({ sessions, failures, failingNetworks, heaviestNetworkFailures, heaviestNetworkCounted, minFailingNetworks: needed, sessionNetworks }: Evidence): string {
   const from = sessionNetworks === null ? '' : ` from ${sessionNetworks} network${sessionNetworks === 1 ? '' : 's'}`;
   return (
     `${sessions} canary sessions${from}, ${failures} failed from ${failingNetworks} network${failingNetworks === 1 ? '' : 's'} ` +
-    `(a rollback on failures needs ${needed}; the tests leave out the ${heaviestNetworkFailures} of the network that sent the most)`
+    `(a rollback on failures needs ${needed}; of the ${heaviestNetworkFailures} of the network that sent the most, the tests count ${heaviestNetworkCounted}, as many as the next)`
   );
 }

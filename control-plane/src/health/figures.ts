@@ -264,11 +264,11 @@ export const failuresByNetwork = (counts: Pick<MinuteCounts, 'failures' | 'faile
   Math.min(counts.failures, counts.failedNetworks.size + counts.unattributed);
 
 /**
- * The network whose failures of a series weigh most in the window, and how many per minute it
- * failed (none: no failure came with a network). What the guard leaves out to ask whether a
- * rollback holds without any one network.
+ * The network whose failures of a series weigh most in the window, how many per minute it failed,
+ * and how many the next heaviest did (`runnerUp`); null when no failure came with a network. The
+ * guard counts the heaviest no higher than the runner-up: no one network outweighs the others.
  */
-export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { network: string; failures: number; byMinute: Map<number, number> } | null {
+export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { network: string; failures: number; runnerUp: number; byMinute: Map<number, number> } | null {
   const totals = new Map<string, number>();
   for (const counts of series?.minutes.values() ?? []) {
     for (const [network, failures] of counts.failedNetworks) totals.set(network, (totals.get(network) ?? 0) + failures);
@@ -282,5 +282,6 @@ export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { 
     const count = counts.failedNetworks.get(network);
     if (count) byMinute.set(minute, count);
   }
-  return { network, failures, byMinute };
+  const runnerUp = Math.max(0, ...[...totals].filter(([other]) => other !== network).map(([, count]) => count));
+  return { network, failures, runnerUp, byMinute };
 }

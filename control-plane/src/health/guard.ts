@@ -71,8 +71,9 @@ export interface Evidence {
   failures: number;
   /** Distinct networks its failures came from (the rule: at least `minFailingNetworks`). */
   failingNetworks: number;
-  /** The failures of the network that sent the most, which the failure tests leave out. */
+  /** The failures of the network that sent the most, and as many as the failure tests count of them (the next network's). */
   heaviestNetworkFailures: number;
+  heaviestNetworkCounted: number;
   minFailingNetworks: number;
   /** Distinct networks that sent its sessions this hour and the last (null: not known here). */
   sessionNetworks: number | null;
@@ -131,12 +132,20 @@ function strata(canarySeries: Series | undefined, stableSeries: Series | undefin
   return list;
 }
 
-/** The strata with one network's failing sessions (per minute) taken out, as if it had sent none. */
-const withoutNetwork = (strata: Stratum[], byMinute: ReadonlyMap<number, number>): Stratum[] =>
-  strata.map((stratum) => {
-    const left = byMinute.get(stratum.minute ?? NaN) ?? 0;
-    return left ? { ...stratum, canarySessions: stratum.canarySessions - left, canaryFailures: stratum.canaryFailures - left } : stratum;
-  });
+/** The strata with `excess` of one network's failing sessions (`byMinute`, latest first) taken out, as if it had not sent them. */
+function withoutFailures(strata: Stratum[], byMinute: ReadonlyMap<number, number>, excess: number): Stratum[] {
+  let left = excess;
+  return strata
+    .map((stratum, index) => [stratum, index] as const)
+    .sort(([a], [b]) => (b.minute ?? 0) - (a.minute ?? 0))
+    .map(([stratum, index]) => {
+      const out = Math.min(left, byMinute.get(stratum.minute ?? NaN) ?? 0);
+      left -= out;
+      return [out ? { ...stratum, canarySessions: stratum.canarySessions - out, canaryFailures: stratum.canaryFailures - out } : stratum, index] as const;
+    })
+    .sort(([, a], [, b]) => a - b)
+    .map(([stratum]) => stratum);
+}
 
 /** The stable's sessions and failures over the window, each network's failures once a minute (as strata()). */
 function stableTotals(series: Series | undefined): { sessions: number; failures: number } {
@@ -242,11 +251,11 @@ export function assess(figures: GuardFigures, rollout: Rollout | null, options: 
     const canarySeries = figures.series(remote, plan.canary.version, 'canary');
     const stableSeries = figures.series(remote, plan.stable, 'stable');
     const all = strata(canarySeries, stableSeries);
-    // No one network decides: the failure tests judge the canary without the failures of the
-    // network that sent the most, so what one party reports (at its cap) cannot tip a healthy
-    // canary over, while failures spread over members' networks lose one of many.
+    // No one network outweighs the others: the failure tests count the network that sent the most
+    // failures no higher than the next one, so what one party reports (at its cap) cannot tip a
+    // healthy canary over, while failures spread over members' networks (one each) all count.
     const heaviest = heaviestNetwork(canarySeries);
-    const minutes = heaviest ? withoutNetwork(all, heaviest.byMinute) : all;
+    const minutes = heaviest ? withoutFailures(all, heaviest.byMinute, heaviest.failures - heaviest.runnerUp) : all;
     const failure = failureTest(minutes, options.failure);
     // The minute not yet over is judged more warily: in the first seconds of an incident the
     // stable may not have failed yet where the canary has.
@@ -265,6 +274,7 @@ export function assess(figures: GuardFigures, rollout: Rollout | null, options: 
       failures: canarySeries?.totals.failures ?? 0,
       failingNetworks: failingNetworks(canarySeries),
       heaviestNetworkFailures: heaviest?.failures ?? 0,
+      heaviestNetworkCounted: heaviest?.runnerUp ?? 0,
       minFailingNetworks,
       sessionNetworks: sessionNetworks?.get(`${remote} ${plan.canary.version} canary`) ?? null,
     };
