@@ -17,6 +17,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { prepareNginx } from '../../scripts/cluster/frontDoor.mjs';
 import { ensureNginx, NGINX } from '../../scripts/cluster/install.mjs';
 import { superviseInstances } from '../../scripts/cluster/instances.mjs';
+import { FRONT_DOOR_ADDRESS } from '../../scripts/cluster/nginxConfig.mjs';
 import { steadyLoad } from '../bench/steadyLoad.mjs';
 import { getFrom } from '../support/loopbackClients.mjs';
 
@@ -165,7 +166,9 @@ test('pages go to the instances, with the client named and Early Hints as Link h
     seen.add((await page.text()).match(/page from (\d+)/)?.[1]);
   }
   assert.equal(seen.size, 2, 'both instances answer pages');
-  const { headers } = await (await get(`${origin}/headers`, { 'X-Forwarded-For': '203.0.113.9' })).json();
+  const { headers, peer } = await (await get(`${origin}/headers`, { 'X-Forwarded-For': '203.0.113.9' })).json();
+  // nginx comes from an address of its own, the only one the instances trust to name the client.
+  assert.equal(peer.replace(/^::ffff:/, ''), FRONT_DOOR_ADDRESS);
   assert.equal(headers['x-real-ip'], '127.0.0.1');
   assert.equal(headers['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
   assert.equal(headers['x-forwarded-proto'], 'http');

@@ -17,6 +17,7 @@ import { atStop, openSiteStore, startAuthEmulator, startControlApi, startProcess
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
+import { FRONT_DOOR_ADDRESS } from './nginxConfig.mjs';
 
 const site = createRequire(import.meta.url)('../site.cjs');
 
@@ -81,7 +82,7 @@ async function main() {
     ports,
     // nginx 1.22 cannot relay a 103: the hints go on the page's response; and the client of a
     // request is the one nginx names (docs/deploy.md, "Limits").
-    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: '127.0.0.1', NETNET_TICKET_SECRET: ticketSecret }),
+    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: FRONT_DOOR_ADDRESS, NETNET_TICKET_SECRET: ticketSecret }),
     onChange: () => writeState(),
   });
   atStop(() => instances.stop());
