@@ -245,7 +245,7 @@ ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 
 ${listen(host, ports.shell)}
 ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
         proxy_http_version 1.1;
-        #TMP proxy_bind ${FRONT_DOOR_ADDRESS};
+        proxy_bind ${FRONT_DOOR_ADDRESS};
         proxy_set_header Connection "";
         proxy_set_header Host $http_host;
         proxy_set_header X-Real-IP $remote_addr;
