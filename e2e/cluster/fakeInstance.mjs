@@ -1,7 +1,7 @@
 // A stand-in for a shell instance (scripts/cluster/instance.mjs) in the front door's tests: the
 // same lifecycle (probes, drain, hints as Link headers) around a tiny server, so nginx's proxying,
 // retries and the drain can be checked in seconds without building the site.
-//   GET /headers        the request's headers and the address it came from, as the instance received them
+//   GET /headers        the request's headers, as the instance received them
 //   GET /slow?ms=N      answers after N ms (an in-flight render)
 //   POST /health/reports 204; ?die=1 drops the connection instead (an instance dying mid-request)
 //   GET /posts          how many POSTs this process has received
@@ -21,7 +21,7 @@ function answer(req, res) {
     req.on('end', () => (url.searchParams.has('die') ? req.socket.destroy() : res.writeHead(204).end()));
     return;
   }
-  if (url.pathname === '/headers') return json({ pid: process.pid, headers: req.headers, peer: req.socket.remoteAddress });
+  if (url.pathname === '/headers') return json({ pid: process.pid, headers: req.headers });
   if (url.pathname === '/posts') return json({ pid: process.pid, posts });
   res.writeEarlyHints({ link: ['</main.0123456789.js>; rel=preload; as=script'] });
   const page = () => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(`<p>page from ${process.pid}</p>`);

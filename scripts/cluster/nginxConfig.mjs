@@ -14,13 +14,6 @@ const site = createRequire(import.meta.url)('../site.cjs');
  * The abuse limits on nginx's side (docs/deploy.md, "Limits"). The shell's own server keeps its
  * limits too (scripts/serve.mjs); these are the same or tighter, so a client meets nginx's first.
  */
-/**
- * The address nginx connects to the instances from (proxy_bind), and the only one they trust to
- * name the client (NETNET_TRUSTED_PROXIES): another local process talking to an instance directly
- * comes from 127.0.0.1 and is taken for itself. All of 127.0.0.0/8 is the loopback on Linux.
- */
-export const FRONT_DOOR_ADDRESS = '127.77.0.1';
-
 export const LIMITS = Object.freeze({
   /** Connections one client address may have being answered at once: scripts/serve.mjs's connectionsPerClient. */
   connectionsPerClient: 64,
@@ -152,7 +145,9 @@ export function nginxConfig({
   brotliModule,
   deployDir = site.deployDir(),
   limits: overrides = {},
+  frontDoorSecret = '',
 }) {
+  if (!/^[A-Za-z0-9_-]*$/.test(frontDoorSecret)) throw new Error('the front door secret is base64url');
   if (instances.length === 0) throw new Error('the front door needs at least one shell instance');
   const limits = { ...LIMITS, ...overrides };
   const remoteServers = site.remotes.map(
@@ -245,8 +240,8 @@ ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 
 ${listen(host, ports.shell)}
 ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
         proxy_http_version 1.1;
-        proxy_bind ${FRONT_DOOR_ADDRESS};
-        proxy_set_header Connection "";
+${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSecret}";
+` : ''}        proxy_set_header Connection "";
         proxy_set_header Host $http_host;
         proxy_set_header X-Real-IP $remote_addr;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
