@@ -16,16 +16,25 @@ export interface NetworkForwarder {
 export async function forwardFromNetwork(sitePort: number, network: number): Promise<NetworkForwarder> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect({ host: '127.0.0.1', port: sitePort, localAddress: `127.${network}.0.2` });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    // The site's end is opened with the first bytes the browser sends, not before: Chromium opens
+    // spare connections it may never use, and the site answers a silent connection with a 408
+    // after 1.5 s, which a connection opened at once would hand the browser as the answer to
+    // its next request.
+    client.once('data', (first: Buffer) => {
+      const upstream = net.connect({ host: '127.0.0.1', port: sitePort, localAddress: `127.${network}.0.2` });
+      sockets.add(upstream);
+      upstream.on('close', () => {
+        sockets.delete(upstream);
         client.destroy();
-        upstream.destroy();
       });
-    }
-    client.pipe(upstream).pipe(client);
+      upstream.on('error', () => upstream.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.write(first);
+      client.pipe(upstream).pipe(client);
+    });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as net.AddressInfo;
