@@ -68,13 +68,16 @@ export async function forge({
   network,
   until,
   reportsFor,
-  atOnce = 4,
+  atOnce = 2,
+  pauseMs = 100,
 }: {
   origin: string;
   network: number;
   until: () => boolean;
   reportsFor: (named: ForgedRelease[]) => object[] | null;
   atOnce?: number;
+  /** Between one forged page load and the next: the forger shares the test's process with the site it floods. */
+  pauseMs?: number;
 }): Promise<ForgerTally> {
   const tally: ForgerTally = { pages: 0, tickets: 0, reports: {}, ticketAnswers: {} };
   let address = 0;
@@ -96,7 +99,10 @@ export async function forge({
   };
   await Promise.all(
     Array.from({ length: atOnce }, async () => {
-      while (!until()) await one().catch(() => {});
+      while (!until()) {
+        await one().catch(() => {});
+        await new Promise((done) => setTimeout(done, pauseMs));
+      }
     }),
   );
   return tally;
