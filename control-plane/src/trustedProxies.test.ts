@@ -15,7 +15,7 @@ describe('a trusted proxy with a secret', () => {
     const forwarded = { 'x-real-ip': '203.0.113.7', 'x-forwarded-proto': 'https' };
     assert.equal(clientAddress(request({ ...forwarded, 'x-netnet-front-door': 'the-front-doors-secret' }), trusted), '203.0.113.7');
     assert.equal(viaHttps(request({ ...forwarded, 'x-netnet-front-door': 'the-front-doors-secret' }), trusted), true);
-    for (const proof of [{}, { 'x-netnet-front-door': 'a-guess' }]) {
+    for (const proof of [{}, { 'x-netnet-front-door': 'a-guess' }] as Record<string, string>[]) {
       assert.equal(clientAddress(request({ ...forwarded, ...proof }), trusted), '127.0.0.1');
       assert.equal(viaHttps(request({ ...forwarded, ...proof }), trusted), false);
     }
