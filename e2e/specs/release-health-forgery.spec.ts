@@ -103,6 +103,56 @@ test.afterAll(async () => {
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
 });
 
+test('a QA link: the token moves into an HttpOnly cookie before the page loads anything; no request or log line carries it', async ({ browser, baseURL }) => {
+  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'Q'.repeat(43)}`;
+  const logged: string[] = [];
+  const methods = ['log', 'warn', 'error', 'info'] as const;
+  const originals = methods.map((method) => console[method]);
+  // The spec's shell runs in this process: every line it logs passes here.
+  methods.forEach((method, index) => {
+    console[method] = (...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+      originals[index]!.apply(console, args);
+    };
+  });
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    const requests: { url: string; referer: string }[] = [];
+    page.on('request', (request) => requests.push({ url: request.url(), referer: request.headers().referer ?? '' }));
+    await page.goto(`/?qa-token=${token}&remote.${REMOTE}=${STABLE}`);
+    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // The first request is the link itself; everything after it is the token's cookie's business.
+    const after = requests.slice(1);
+    expect(after.length).toBeGreaterThan(5);
+    expect(after.filter(({ url, referer }) => url.includes(token) || referer.includes(token))).toEqual([]);
+    expect(page.url()).not.toContain(token);
+    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toContain(token);
+    const cookie = (await context.cookies()).find((one) => one.name === 'netnet-qa');
+    expect(cookie).toMatchObject({ value: token, httpOnly: true });
+    expect(logged.filter((line) => line.includes(token))).toEqual([]);
+  } finally {
+    methods.forEach((method, index) => (console[method] = originals[index]!));
+    await context.close();
+  }
+});
+
+test('/metrics answers the operator on 127.0.0.1, and refuses another address and a forwarded request', async ({ baseURL }) => {
+  const { port } = new URL(baseURL!);
+  const status = (from: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/metrics', localAddress: from, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+    });
+  expect(await status('127.0.0.1')).toBe(200);
+  expect(await status('127.66.0.9')).toBe(403);
+  expect(await status('127.0.0.1', { 'X-Forwarded-For': '203.0.113.7' })).toBe(403);
+});
+
 test('one network reporting a healthy 10% canary’s every page load as fallen back does not roll it back', async ({ browser, baseURL }) => {
   test.setTimeout(240_000);
   await cli('rollout', 'canary', REMOTE, HEALTHY, '--percent', '10');
@@ -180,54 +230,4 @@ test('a broken canary met by real browsers from 3 networks is rolled back, howev
   expect(rollback).toMatchObject({ action: 'rollback' });
   console.log(`the guard's reason: ${rollback!.reason}`);
   expect(rollback!.reason).toMatch(/failures from [3-9] networks/);
-});
-
-test('a QA link: the token moves into an HttpOnly cookie before the page loads anything; no request or log line carries it', async ({ browser, baseURL }) => {
-  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'Q'.repeat(43)}`;
-  const logged: string[] = [];
-  const methods = ['log', 'warn', 'error', 'info'] as const;
-  const originals = methods.map((method) => console[method]);
-  // The spec's shell runs in this process: every line it logs passes here.
-  methods.forEach((method, index) => {
-    console[method] = (...args: unknown[]) => {
-      logged.push(args.map(String).join(' '));
-      originals[index]!.apply(console, args);
-    };
-  });
-  const context = await browser.newContext({ baseURL });
-  try {
-    const page = await context.newPage();
-    const requests: { url: string; referer: string }[] = [];
-    page.on('request', (request) => requests.push({ url: request.url(), referer: request.headers().referer ?? '' }));
-    await page.goto(`/?qa-token=${token}&remote.${REMOTE}=${STABLE}`);
-    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    // The first request is the link itself; everything after it is the token's cookie's business.
-    const after = requests.slice(1);
-    expect(after.length).toBeGreaterThan(5);
-    expect(after.filter(({ url, referer }) => url.includes(token) || referer.includes(token))).toEqual([]);
-    expect(page.url()).not.toContain(token);
-    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toContain(token);
-    const cookie = (await context.cookies()).find((one) => one.name === 'netnet-qa');
-    expect(cookie).toMatchObject({ value: token, httpOnly: true });
-    expect(logged.filter((line) => line.includes(token))).toEqual([]);
-  } finally {
-    methods.forEach((method, index) => (console[method] = originals[index]!));
-    await context.close();
-  }
-});
-
-test('/metrics answers the operator on 127.0.0.1, and refuses another address and a forwarded request', async ({ baseURL }) => {
-  const { port } = new URL(baseURL!);
-  const status = (from: string, headers: Record<string, string> = {}) =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/metrics', localAddress: from, headers }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-    });
-  expect(await status('127.0.0.1')).toBe(200);
-  expect(await status('127.66.0.9')).toBe(403);
-  expect(await status('127.0.0.1', { 'X-Forwarded-For': '203.0.113.7' })).toBe(403);
 });

@@ -51,7 +51,8 @@ export function testWithShell(environment: string, options: { guard?: false | Gu
         await use(shell);
         await shell.close();
       },
-      { scope: 'worker' },
+      // A shell warms up its server builds before it listens: on a loaded machine, a minute or more.
+      { scope: 'worker', timeout: 120_000 },
     ],
     baseURL: async ({ specShell }, use) => use(specShell.url),
   });
