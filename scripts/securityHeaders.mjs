@@ -1,5 +1,6 @@
 // The security headers of every response the site serves (scripts/serve.mjs):
-//  - everything: X-Content-Type-Options: nosniff and Referrer-Policy: strict-origin-when-cross-origin;
+//  - everything: X-Content-Type-Options: nosniff and Referrer-Policy: strict-origin (a request names the page it came from by its origin only: a page's
+//    address and query, a QA link's included, never travel in a Referer);
 //  - HTML documents (the shell's pages, a remote's standalone page): a Content-Security-Policy
 //    that allows only the origins Netnet really uses, frame-ancestors 'none' and X-Frame-Options: DENY.
 //
@@ -86,7 +87,7 @@ export function contentSecurityPolicy(env = process.env, devServers = null) {
 
 export const everyResponseHeaders = {
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Referrer-Policy': 'strict-origin',
 };
 
 export function documentHeaders(env = process.env, devServers = null) {

@@ -115,9 +115,8 @@ export function serveApp({ dir, port, host = process.env.HOST || '127.0.0.1', sp
         res.end(JSON.stringify({ error: `${path} could not be produced.` }));
         return;
       }
-      // no-store: /remotes.json carries a release-health ticket for this one page load. Vary: it
-      // lists QA pins only for a request with a valid QA token, a dev server only for the browser
-      // whose cookie pins it, and its ticket names the releases of the cookie's member or device.
+      // no-store and Vary: /remotes.json lists QA pins only for a request with a valid QA token
+      // (its cookie or header), and a dev server only for the browser whose cookie pins it.
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Vary: 'Cookie, X-Netnet-QA-Token' });
       res.end(body);
       return;

@@ -10,11 +10,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts';
+import { devPinSources, devPinsFor, isDevPinParam } from '../control-plane/src/deploy/devPin.ts';
+import { qaTokenFromCookie, qaTokenRedirect } from '../control-plane/src/deploy/qaToken.ts';
+import { quote, throttledLog } from '../control-plane/src/safeLog.ts';
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
 import { startGuard } from '../control-plane/src/health/guard.ts';
-import { deviceTag, issueTicket, ticketSecrets } from '../control-plane/src/health/ticket.ts';
+import { deviceTag, ticketSecrets } from '../control-plane/src/health/ticket.ts';
+import { createTicketService } from '../control-plane/src/health/ticketService.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
 import { createHealthStore } from '../control-plane/src/store/health.ts';
@@ -52,36 +55,51 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
   const trusted = trustedProxiesFrom(process.env);
   const devPinsOf = new WeakMap();
+  // Anyone can make a refused pin with a link: its line says what was asked, quoted, at most every 10 s.
+  const refusedPin = throttledLog((line) => console.warn(line));
   const devPins = (req) => {
     let pins = devPinsOf.get(req);
     if (!pins) {
       pins = devPinsFor(req, { environment, remotes: site.remotes, secure: viaHttps(req, trusted) });
-      for (const { remote, reason } of pins.refused) console.warn(`[netnet] dev pin of ${remote} refused for ${clientAddress(req, trusted)}: ${reason}`);
+      for (const { remote, value, reason } of pins.refused) {
+        refusedPin(`[netnet] dev pin of ${quote(remote)} refused for ${quote(clientAddress(req, trusted))}: ${quote(value)}: ${quote(reason)}`);
+      }
       devPinsOf.set(req, pins);
     }
     return pins;
   };
   // From memory, so a rollout change reaches members on their next page load without a query.
-  // A QA token (production pins) comes as a header, never in a URL a cache or a log keeps (or with
-  // the browser's dev pins, in their HttpOnly cookie).
+  // A QA token (production pins) comes in its HttpOnly cookie (a QA link's token is moved there by
+  // the redirect below), or with the browser's dev pins in theirs, or as a header; never in a URL
+  // a cache or a log keeps.
   const remoteMap = (req) => {
     const known = live.current();
     if (known.error) throw known.error;
     const { pins, token } = devPins(req);
-    return remoteMapFor(environment, known, process.env, { qaToken: req.headers['x-netnet-qa-token'] ?? token ?? undefined, devPins: pins });
+    const qaToken = req.headers['x-netnet-qa-token'] ?? token ?? qaTokenFromCookie(req.headers.cookie) ?? undefined;
+    return remoteMapFor(environment, known, process.env, { qaToken, devPins: pins });
+  };
+  // A QA link (?qa-token=…): answered with a redirect to the address without the token, which
+  // goes into an HttpOnly cookie, before the page loads anything; dev pins it sets go with it.
+  const qaLinks = {
+    matches: (req) => (req.method === 'GET' || req.method === 'HEAD') && new URL(req.url ?? '/', 'http://netnet.invalid').searchParams.has('qa-token'),
+    async handle(req, res) {
+      const moved = qaTokenRedirect(req.url ?? '/', { secure: viaHttps(req, trusted), isDevPin: isDevPinParam });
+      if (!moved) return void res.writeHead(400).end();
+      const { setCookie } = devPins(req);
+      res.writeHead(303, { Location: moved.location, 'Set-Cookie': [...moved.cookies, ...(setCookie ? [setCookie] : [])], 'Cache-Control': 'no-store' });
+      res.end();
+    },
   };
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
+  // A page gets its ticket once it runs (POST /health/ticket), never with its HTML or its map.
   const secrets = ticketSecrets({ local: environment !== 'production' });
-  const ticket = (releases, { member, device }) =>
-    releases.length === 0 ? undefined : issueTicket({ secrets, releases, device: deviceTag(secrets, member ?? device) });
   const pageServer = require(join(root, 'shell/dist/server/pageServer.js'));
-  /** /remotes.json with this page load's ticket, for a page the browser renders alone. */
-  const ticketedMap = (req) => {
-    const map = remoteMap(req);
-    const identity = pageServer.identityOf(req);
-    const signed = ticket(pageServer.ticketReleasesOf(map, identity), identity);
-    return signed === undefined ? map : { ...map, ticket: signed };
-  };
+  const tickets = createTicketService({
+    secrets,
+    identityOf: pageServer.identityOf,
+    releasesFor: (req, identity) => pageServer.ticketReleasesOf(remoteMap(req), identity),
+  });
   const health = createHealthStore({ db: store.pool, environment });
   const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
   // Each release's server build renders in processes of its own, never in this one
@@ -93,9 +111,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
         config: site.runtimeConfig(),
         remoteMap,
         areas,
-        ticket,
-        onServerFallback: ({ remote, version, channel }, { member, device }) =>
-          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device)).catch((error) => {
+        // What the server saw fail itself counts, for the request's device and network.
+        onServerFallback: ({ remote, version, channel }, { member, device }, req) =>
+          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device), req).catch((error) => {
             console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
           }),
         // A page that changes the browser's dev pins sets their cookie.
@@ -124,9 +142,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     spa: true,
     // The server's own code is not for browsers.
     only: (path) => !path.startsWith('/server/'),
-    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': ticketedMap },
+    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
     pages,
-    services: [collector, createMetrics({ collector, storeState: () => live.state() })],
+    services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state() })],
     // Only the documents of a browser with dev pins allow its dev servers.
     devServers: (req) => {
       const { pins } = devPins(req);

@@ -5,13 +5,19 @@
 // headers are believed only from a peer listed in NETNET_TRUSTED_PROXIES: from anyone else they are
 // whatever the client wrote (docs/architecture.md, "Limits").
 import type { IncomingMessage } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
 export interface TrustedProxies {
   has(address: string | undefined): boolean;
+  /** Whether a request from a listed peer is the front door's: it carries the shared secret, when one is set. */
+  vouches(req: Pick<IncomingMessage, 'headers'>): boolean;
   size: number;
 }
+
+/** The header the front door proves itself with (NETNET_TRUSTED_PROXY_SECRET), set by nginx on every request it passes on. */
+export const FRONT_DOOR_HEADER = 'x-netnet-front-door';
 
 /** What is read of a request: its socket's peer and its headers. */
 type Request = Pick<IncomingMessage, 'headers'> & { socket?: Partial<Pick<TLSSocket, 'remoteAddress' | 'encrypted'>> | null };
@@ -24,7 +30,8 @@ export const plainAddress = (address = ''): string => (address.startsWith('::fff
  * `fd00::/8`), or `loopback` for 127.0.0.0/8 and ::1. Anything else in the list is an error, so a
  * typo does not silently trust nobody (or everybody).
  */
-export function parseTrustedProxies(value = ''): TrustedProxies {
+export function parseTrustedProxies(value = '', secret = ''): TrustedProxies {
+  const expected = secret ? createHash('sha256').update(secret).digest() : null;
   const list = new net.BlockList();
   let size = 0;
   for (const raw of value.split(',')) {
@@ -53,12 +60,19 @@ export function parseTrustedProxies(value = ''): TrustedProxies {
       const family = net.isIPv4(plain) ? 'ipv4' : net.isIPv6(plain) ? 'ipv6' : null;
       return family !== null && list.check(plain, family);
     },
+    // A peer's address is not enough where other local processes share it (the front door on the
+    // instances' host): then only a request with the secret is the front door's.
+    vouches(req) {
+      if (!expected) return true;
+      const sent = req.headers[FRONT_DOOR_HEADER];
+      return typeof sent === 'string' && timingSafeEqual(createHash('sha256').update(sent).digest(), expected);
+    },
     size,
   };
 }
 
 /** The proxies NETNET_TRUSTED_PROXIES names (none when unset). */
-export const trustedProxiesFrom = (env = process.env) => parseTrustedProxies(env.NETNET_TRUSTED_PROXIES);
+export const trustedProxiesFrom = (env = process.env) => parseTrustedProxies(env.NETNET_TRUSTED_PROXIES, env.NETNET_TRUSTED_PROXY_SECRET);
 
 /**
  * The client's address: the socket's peer, unless the peer is a trusted proxy; then X-Real-IP, or
@@ -68,7 +82,7 @@ export const trustedProxiesFrom = (env = process.env) => parseTrustedProxies(env
  */
 export function clientAddress(req: Request, trusted: TrustedProxies): string {
   const peer = plainAddress(req.socket?.remoteAddress ?? '');
-  if (!trusted.has(peer)) return peer;
+  if (!trusted.has(peer) || !trusted.vouches(req)) return peer;
   const real = headerValue(req.headers['x-real-ip']);
   if (real !== undefined) return net.isIP(plainAddress(real)) ? plainAddress(real) : peer;
   const hops = (headerValue(req.headers['x-forwarded-for']) ?? '')
@@ -92,7 +106,7 @@ export function clientKey(address: string): string {
   return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
 }
 
-function expandIPv6(address: string): string[] {
+export function expandIPv6(address: string): string[] {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = address.includes('::') && tail ? tail.split(':') : [];
@@ -106,7 +120,7 @@ function expandIPv6(address: string): string[] {
 /** Whether the client spoke HTTPS: Node terminated TLS itself, or a trusted proxy says it did. */
 export function viaHttps(req: Request, trusted: TrustedProxies): boolean {
   if (req.socket?.encrypted === true) return true;
-  if (!trusted.has(req.socket?.remoteAddress)) return false;
+  if (!trusted.has(req.socket?.remoteAddress) || !trusted.vouches(req)) return false;
   // A chain of proxies lists one scheme per hop; the first is what the client used.
   const proto = headerValue(req.headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https';

@@ -48,7 +48,7 @@ test.describe('visitors', () => {
     const entry = await request.get(`${remote}/remoteEntry.js`);
     expect(entry.headers()['cache-control']).toBe('no-cache');
     const remotes = await request.get('/remotes.json');
-    // It carries a release-health ticket for this one page load: never kept.
+    // It is this browser's own (its QA pins, its dev pins): never kept.
     expect(remotes.headers()['cache-control']).toBe('no-store');
     expect(Object.keys((await remotes.json()).remotes)).toContain('remote-browse');
   });

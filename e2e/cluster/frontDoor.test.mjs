@@ -22,6 +22,7 @@ import { getFrom } from '../support/loopbackClients.mjs';
 
 const site = (await import('../../scripts/site.cjs')).default;
 const FAKE = new URL('./fakeInstance.mjs', import.meta.url).pathname;
+const FRONT_DOOR_SECRET = 'front-door-secret-of-the-test';
 const SCRIPT = 'console.log("netnet");'.repeat(200);
 const HASHED_JS = 'main.0123456789.js';
 const PAGES_PER_CLIENT = 4;
@@ -87,6 +88,7 @@ before(async () => {
     deployDir: join(dir, 'deploy'),
     // Low enough for the test to reach with a handful of requests.
     limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT, ticketsPerSecond: 5, ticketsBurst: TICKETS_BURST },
+    frontDoorSecret: FRONT_DOOR_SECRET,
   });
   nginx = spawn(NGINX, args, { stdio: 'inherit' });
   for (let tries = 0; tries < 100; tries += 1) {
@@ -165,7 +167,9 @@ test('pages go to the instances, with the client named and Early Hints as Link h
     seen.add((await page.text()).match(/page from (\d+)/)?.[1]);
   }
   assert.equal(seen.size, 2, 'both instances answer pages');
-  const { headers } = await (await get(`${origin}/headers`, { 'X-Forwarded-For': '203.0.113.9' })).json();
+  const { headers } = await (await get(`${origin}/headers`, { 'X-Forwarded-For': '203.0.113.9', 'X-Netnet-Front-Door': 'forged' })).json();
+  // nginx says it is the front door with the secret it was given, whatever the client sent.
+  assert.equal(headers['x-netnet-front-door'], FRONT_DOOR_SECRET);
   assert.equal(headers['x-real-ip'], '127.0.0.1');
   assert.equal(headers['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
   assert.equal(headers['x-forwarded-proto'], 'http');

@@ -6,6 +6,7 @@ import { expect } from '../support/test';
 import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { deployCli } from '../support/deployCli';
+import { forwardFromNetwork, type NetworkForwarder } from '../support/networks';
 import { testWithShell } from '../support/specShell';
 import { metricsOf, sumOf } from '../support/cluster';
 
@@ -37,6 +38,11 @@ const test = testWithShell(ENVIRONMENT, { guard: {} });
 test.describe.configure({ mode: 'serial' });
 const cli = deployCli(ENVIRONMENT);
 let staging: string;
+// Visitors come from three client networks, as members do: the guard rolls back only on failures
+// from several networks (docs/architecture.md, "Release health").
+let networks: NetworkForwarder[] = [];
+let visitors = 0;
+const nextNetwork = () => networks[(visitors += 1) % networks.length]!.url;
 
 interface GuardEntry {
   at: string;
@@ -102,13 +108,14 @@ async function visitUntil(browser: Browser, baseURL: string, version: string, wa
   const visits: Visit[] = [];
   const met = () => visits.filter((one) => (one.fellBackFrom ?? one).version === version).length;
   while (met() < wanted && (await rollout()).remotes[REMOTE]!.canary?.version === version) {
-    visits.push(...(await Promise.all(Array.from({ length: AT_ONCE }, () => visit(browser, baseURL)))));
+    visits.push(...(await Promise.all(Array.from({ length: AT_ONCE }, () => visit(browser, networks.length ? nextNetwork() : baseURL)))));
     expect(visits.length, 'visitors sent so far').toBeLessThan(wanted * 4);
   }
   return { visits, metAt: Date.now() };
 }
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ specShell }) => {
+  networks = await Promise.all([21, 22, 23].map((network) => forwardFromNetwork(Number(new URL(specShell.url).port), network)));
   staging = mkdtempSync(join(tmpdir(), 'netnet-health-'));
   await publish(STABLE);
   await publish(BROKEN, { broken: true });
@@ -117,6 +124,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  await Promise.all(networks.map((network) => network.close()));
   for (const version of [STABLE, BROKEN, HEALTHY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
   await forgetEnvironment(ENVIRONMENT);
   await forgetReleases(REMOTE, [STABLE, BROKEN, HEALTHY]);

@@ -44,7 +44,7 @@ test.describe('headers', () => {
       const headers = response.headers();
       expect(headers['content-type']).toMatch(/^text\/html/);
       expect(headers['x-content-type-options']).toBe('nosniff');
-      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(headers['referrer-policy']).toBe('strict-origin');
       expect(headers['x-frame-options']).toBe('DENY');
 
       const policy = headers['content-security-policy'] ?? '';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,11 +127,12 @@ export const sumOf = (samples: Sample[], name: string, labels: Record<string, st
     .reduce((sum, sample) => sum + sample.value, 0);
 
 /**
- * POSTs one release-health batch of `reports` straight to an instance, as a page load would: with
- * the ticket that instance's /remotes.json gave it (a new page load each time); its status.
+ * POSTs one release-health batch of `reports` straight to an instance, as a running page would:
+ * with the ticket that instance gave it for its device cookie (a new page load each time); its status.
  */
 export async function postReports(origin: string, reports: object[]): Promise<number> {
-  const { ticket } = (await (await fetch(`${origin}/remotes.json`)).json()) as { ticket?: string };
+  const asked = await fetch(`${origin}/health/ticket`, { method: 'POST', headers: { Cookie: `netnet-device=cluster-spec-${randomUUID()}` } });
+  const { ticket } = asked.status === 200 ? ((await asked.json()) as { ticket?: string }) : {};
   const response = await fetch(`${origin}/health/reports`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

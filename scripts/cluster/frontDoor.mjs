@@ -17,7 +17,7 @@ export const nginxPrefix = join(clusterDir, 'nginx');
  * `prefix`, `siteRoot`, `ports` and `deployDir` default to this checkout's; a test gives its own.
  * @returns {{ args: string[], configFile: string }} how to run nginx in the foreground with it
  */
-export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, deployDir, limits }) {
+export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, deployDir, limits, frontDoorSecret }) {
   if (prefix === nginxPrefix) {
     mkdirSync(clusterDir, { recursive: true });
     writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (scripts/cluster/).\n*\n');
@@ -26,7 +26,7 @@ export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix,
   const configFile = join(prefix, 'nginx.conf');
   // Started as root, nginx would run its workers as `nobody`, which Debian has no group for.
   const user = process.getuid?.() === 0 ? 'www-data' : null;
-  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, deployDir, limits });
+  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, deployDir, limits, frontDoorSecret });
   writeFileSync(configFile, config);
   const args = ['-p', prefix, '-c', configFile, '-e', join(prefix, 'logs', 'error.log')];
   try {

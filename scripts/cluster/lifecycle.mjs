@@ -4,6 +4,7 @@
 // connections closed once the front door has stopped using them — so no member's request fails
 // while instances come and go.
 import net from 'node:net';
+import { operatorAccess } from '../../control-plane/src/operatorAccess.ts';
 
 /** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
 export const READY_PATH = '/healthz';
@@ -26,6 +27,7 @@ export const DRAIN_TIMEOUT_MS = 25_000;
  *   hintsAsLinkHeaders: send the page's Early Hints as Link headers on its response instead of a
  *   103, for a front door that cannot relay a 103 (nginx 1.22 takes it for the final response).
  *   details: more to tell in the probes' answers (e.g. the store's state).
+ *   env: NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN, who may ask the probes (control-plane/src/operatorAccess.ts).
  */
 export function createLifecycle({
   idleGraceMs = IDLE_GRACE_MS,
@@ -33,7 +35,9 @@ export function createLifecycle({
   hintsAsLinkHeaders = false,
   details = () => ({}),
   onState = () => {},
+  env = process.env,
 } = {}) {
+  const operatorRequest = operatorAccess(env);
   /** @type {'starting' | 'ready' | 'draining' | 'stopped'} */
   let state = 'starting';
   /** @type {import('node:http').Server | null} */
@@ -47,6 +51,12 @@ export function createLifecycle({
   };
 
   function probe(req, res) {
+    // For the orchestrator, as /metrics is for the operator: an internal address or the operator token.
+    if (!operatorRequest(req)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+      res.end('for operators: an internal address or the operator token');
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     const ok = path === LIVE_PATH ? state !== 'stopped' : state === 'ready';
     const body = JSON.stringify({

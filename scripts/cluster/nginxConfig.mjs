@@ -145,7 +145,9 @@ export function nginxConfig({
   brotliModule,
   deployDir = site.deployDir(),
   limits: overrides = {},
+  frontDoorSecret = '',
 }) {
+  if (!/^[A-Za-z0-9_-]*$/.test(frontDoorSecret)) throw new Error('the front door secret is base64url');
   if (instances.length === 0) throw new Error('the front door needs at least one shell instance');
   const limits = { ...LIMITS, ...overrides };
   const remoteServers = site.remotes.map(
@@ -185,7 +187,10 @@ http {
     sendfile on;
     tcp_nopush on;
     server_tokens off;
-    access_log ${join(prefix, 'logs', 'access.log')} combined buffer=64k flush=1s;
+    # The combined format without the query and the Referer: an address's query may hold a QA
+    # token (the shell's server moves it to a cookie at once, but the first request carries it).
+    log_format netnet '$remote_addr - $remote_user [$time_local] "$request_method $uri $server_protocol" $status $body_bytes_sent "$http_user_agent"';
+    access_log ${join(prefix, 'logs', 'access.log')} netnet buffer=64k flush=1s;
     client_body_temp_path ${join(prefix, 'temp', 'client_body')};
     proxy_temp_path ${join(prefix, 'temp', 'proxy')};
     fastcgi_temp_path ${join(prefix, 'temp', 'fastcgi')};
@@ -235,7 +240,8 @@ ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 
 ${listen(host, ports.shell)}
 ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
         proxy_http_version 1.1;
-        proxy_set_header Connection "";
+${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSecret}";
+` : ''}        proxy_set_header Connection "";
         proxy_set_header Host $http_host;
         proxy_set_header X-Real-IP $remote_addr;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;

@@ -57,6 +57,9 @@ async function main() {
   // Every instance signs and checks release-health tickets with one secret; made up for this run
   // unless the operator gives one (docs/deploy.md).
   const ticketSecret = process.env.NETNET_TICKET_SECRET ?? randomBytes(32).toString('base64url');
+  // What nginx's requests to the instances carry, so they trust nginx's X-Real-IP and not any
+  // other local process's (docs/deploy.md, "Limits").
+  const frontDoorSecret = randomBytes(32).toString('base64url');
   console.log(`[cluster] ${ensureNginx()}`);
   await buildIfNeeded();
 
@@ -81,14 +84,19 @@ async function main() {
     ports,
     // nginx 1.22 cannot relay a 103: the hints go on the page's response; and the client of a
     // request is the one nginx names (docs/deploy.md, "Limits").
-    env: () => ({ NETNET_EARLY_HINTS: 'link', NETNET_TRUSTED_PROXIES: '127.0.0.1', NETNET_TICKET_SECRET: ticketSecret }),
+    env: () => ({
+      NETNET_EARLY_HINTS: 'link',
+      NETNET_TRUSTED_PROXIES: '127.0.0.1',
+      NETNET_TRUSTED_PROXY_SECRET: frontDoorSecret,
+      NETNET_TICKET_SECRET: ticketSecret,
+    }),
     onChange: () => writeState(),
   });
   atStop(() => instances.stop());
   // nginx first: it also serves the remotes' builds and the releases, which the instances load
   // their server builds from while they warm up. Pages answer once an instance is ready.
   const workers = process.env.NETNET_NGINX_WORKERS === 'auto' ? 'auto' : Number(process.env.NETNET_NGINX_WORKERS ?? 1);
-  const { args, configFile } = prepareNginx({ instancePorts: ports, workers, limits: limitsFrom(process.env) });
+  const { args, configFile } = prepareNginx({ instancePorts: ports, workers, limits: limitsFrom(process.env), frontDoorSecret });
   nginxPid = startProcess('nginx', NGINX, args).pid;
   await waitFor(`http://localhost:${site.ports[site.remotes[0]]}/mf-manifest.json`, 'nginx', 10_000);
   await waitFor(`http://localhost:${site.ports.catalogue}/3/genre/movie/list`, 'The catalogue service');

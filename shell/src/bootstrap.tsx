@@ -6,7 +6,6 @@ import { boot } from './boot/boot';
 import { BootError } from './boot/BootError';
 import { readServerState, type ServerState } from './boot/serverState';
 import { LEFT_TO_BROWSER } from './federation/renderedPage';
-import { qaToken } from './rollout/qaToken';
 import { readOverrides } from './rollout/overrides';
 import { App } from './App';
 
@@ -14,11 +13,12 @@ const container = document.getElementById('root')!;
 /** The server accepted a dev server pin for this browser (its cookie): its state is this browser's own. */
 const pinsDevServer = (state: ServerState | null) =>
   Object.values((state?.map as { remotes?: Record<string, { dev?: unknown }> } | undefined)?.remotes ?? {}).some((rollout) => rollout?.dev !== undefined);
-// A QA session (pins, a token) chooses its releases in the browser: it asks for its own state and
-// renders afresh. A dev server pin is the server's own decision (docs/releases.md, "Develop against
-// the real site"): it rendered the page for it, leaving that area to the browser, so it hydrates.
+// A QA session's pins choose its releases in the browser: it asks for its own state and renders
+// afresh. Its token is the server's to read (an HttpOnly cookie), so a page rendered for it is its
+// own; a dev server pin is the server's own decision too (docs/releases.md, "Develop against the
+// real site"): it rendered the page for it, leaving that area to the browser, so it hydrates.
 const offered = readServerState();
-const server = Object.keys(readOverrides()).length === 0 && (!qaToken() || pinsDevServer(offered)) ? offered : null;
+const server = Object.keys(readOverrides()).length === 0 || pinsDevServer(offered) ? offered : null;
 // A page a busy server left to the browser brings the state without a render: it boots from it, and renders.
 const hydrating = server !== null && container.hasChildNodes();
 

@@ -24,6 +24,7 @@ import { listReleases } from '../store/releases.ts';
 import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout } from '../store/rollouts.ts';
 import { clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
 import { allows, authenticate, remotesIn, type Action, type Caller } from './tokens.ts';
+import { createAuthBackoff } from './authBackoff.ts';
 
 const MiB = 1024 * 1024;
 
@@ -79,7 +80,7 @@ interface Route {
 interface Call {
   req: http.IncomingMessage;
   caller: Caller;
-  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits };
+  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits; backoff: ReturnType<typeof createAuthBackoff> };
   /** Refuses (403) unless the caller's token allows `action` there. */
   check(action: Action, where: { remote?: string | null; environment?: string | null }): void;
 }
@@ -183,6 +184,7 @@ async function statusCall(call: Call, environment: string) {
             served: served.remotes[remote],
             published: (releases.get(remote) ?? []).map((release) => release.version),
             health: health.byRemote.get(remote) ?? [],
+            guardEvidence: health.evidence.get(remote) ?? null,
           },
         ]),
       ),
@@ -295,6 +297,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, optio
   // Who is calling, before anything else is said: without a valid token, not even whether a path exists.
   const caller = await authenticate(options.database.pool, bearer(req));
   if (!caller) throw new ApiError(401, 'a valid token is needed: send "Authorization: Bearer <token>" (npm run tokens -- create, docs/deploy.md).');
+  options.backoff.succeeded(clientKey(req.socket.remoteAddress ?? ''));
   const matches = ROUTES.filter((route) => route.path.test(path));
   if (matches.length === 0) throw new ApiError(404, `no such call: ${path} (control-plane/openapi.yaml lists them).`);
   const route = matches.find((candidate) => candidate.method === req.method);
@@ -345,7 +348,7 @@ function limitPerClient(server: http.Server, perClient: number, headersTimeout: 
 /** The API server, not yet listening. */
 export function createApi({ database, publish, env = process.env, limits = {} }: ApiOptions): http.Server {
   const all: ApiLimits = { ...API_LIMITS, ...limits };
-  const options = { database, publish, env, limits: all };
+  const options = { database, publish, env, limits: all, backoff: createAuthBackoff() };
   const server = http.createServer(
     {
       headersTimeout: all.headersTimeout,
@@ -364,7 +367,11 @@ export function createApi({ database, publish, env = process.env, limits = {} }:
         }
         // A body not read to its end (a refused upload) is not waited for: the answer closes the connection.
         const unread = !req.complete;
-        send(res, status, { error: status === 500 ? 'the control plane failed; see its log.' : messageOf(error) }, unread ? { Connection: 'close' } : {});
+        const answerNow = () => send(res, status, { error: status === 500 ? 'the control plane failed; see its log.' : messageOf(error) }, unread ? { Connection: 'close' } : {});
+        // Wrong tokens again and again from one address: each answered later (./authBackoff.ts).
+        const wait = status === 401 ? options.backoff.failed(clientKey(req.socket.remoteAddress ?? '')) : 0;
+        if (wait > 0) setTimeout(() => !res.destroyed && answerNow(), wait).unref();
+        else answerNow();
       });
     },
   );

@@ -118,13 +118,16 @@ const NOBODY = hashOf('no token has this secret');
 export async function authenticate(db: Queryable, token: string | undefined): Promise<Caller | null> {
   const [, name, secret] = TOKEN.exec(token ?? '') ?? [];
   if (!name || !secret) return null;
-  const { rows } = await db.query<Scope & { secret_hash: Buffer; revoked_at: Date | null }>(
-    'SELECT secret_hash, remotes, environments, actions, revoked_at FROM api_tokens WHERE name = $1',
+  // One row whether the name is known or not (its columns null when not), so an unknown name
+  // costs what a known one does: the same query, the same answer's shape, the same comparison.
+  const { rows } = await db.query<{ [K in keyof Scope]: Scope[K] | null } & { secret_hash: Buffer | null; revoked_at: Date | null }>(
+    `SELECT t.secret_hash, t.remotes, t.environments, t.actions, t.revoked_at
+     FROM (SELECT $1::text AS name) AS asked LEFT JOIN api_tokens AS t ON t.name = asked.name`,
     [name],
   );
   const [row] = rows;
-  const matches = timingSafeEqual(hashOf(secret), row?.secret_hash.length === 32 ? row.secret_hash : NOBODY);
-  if (!row || !matches || row.revoked_at !== null) return null;
+  const matches = timingSafeEqual(hashOf(secret), row?.secret_hash?.length === 32 ? row.secret_hash : NOBODY);
+  if (!row?.secret_hash || !matches || row.revoked_at !== null || !row.remotes || !row.environments || !row.actions) return null;
   // When it was last used, for `tokens list` (which ones a team still needs).
   await db.query('UPDATE api_tokens SET last_used_at = now() WHERE name = $1', [name]);
   return { name, actor: `token:${name}`, remotes: row.remotes, environments: row.environments, actions: row.actions };

@@ -88,15 +88,25 @@ describe('devPinsFor', () => {
     assert.equal(later.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
   });
 
-  it('unpins with remote.<name>=clear or a version pin, keeping the other remotes', () => {
+  it('unpins with remote.<name>=clear or a version pin beside the token, keeping the other remotes', () => {
     const both = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003&remote.remote-search=dev:http://127.0.0.1:3014`));
     assert.deepEqual(both.pins, { 'remote-title': 'http://localhost:3003', 'remote-search': 'http://127.0.0.1:3014' });
     const cookie = sentBack(both.setCookie);
-    const cleared = pinsOf(page('remote.remote-title=clear', cookie));
+    const cleared = pinsOf(page(`qa-token=${token}&remote.remote-title=clear`, cookie));
     assert.deepEqual(cleared.pins, { 'remote-search': 'http://127.0.0.1:3014' });
-    const versioned = pinsOf(page('remote.remote-search=1.4.0', sentBack(cleared.setCookie)));
+    const versioned = pinsOf(page(`qa-token=${token}&remote.remote-search=1.4.0`, sentBack(cleared.setCookie)));
     assert.deepEqual(versioned.pins, {});
     assert.equal(versioned.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  });
+
+  it('keeps a dev pin when a link from elsewhere says clear or names a version without the token: only its own browser unpins it', () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    for (const value of ['clear', '1.4.0']) {
+      const linked = pinsOf(page(`remote.remote-title=${value}`, cookie));
+      assert.deepEqual(linked.pins, { 'remote-title': 'http://localhost:3003' });
+      assert.equal(linked.setCookie, null);
+      assert.match(linked.refused[0]?.reason ?? '', /needs the QA token/);
+    }
   });
 
   it('takes no pin from a cookie it did not write, or one naming another origin', () => {

@@ -22,6 +22,9 @@ const { loopbackOrigin, parseDevPin, TOKEN_NEEDED } = require('@netnet/shared/de
 const { PIN_PARAM } = require('@netnet/shared/dev-pin/origin') as typeof import('@netnet/shared/dev-pin/origin');
 
 export const DEV_PIN_COOKIE = 'netnet-dev-pin';
+
+/** Whether an address parameter pins a remote to a dev server (`remote.<name>=dev:…`, well-formed or not). */
+export const isDevPinParam = (key: string, value: string): boolean => PIN_PARAM.test(key) && parseDevPin(value) !== null;
 const QA_TOKEN_PARAM = 'qa-token';
 
 export interface RefusedDevPin {
@@ -117,8 +120,10 @@ export function devPinsFor(
     if (remote === undefined || !remotes.includes(remote)) continue;
     const parsed = parseDevPin(value);
     if (parsed === null) {
-      // A version or "clear": this remote no longer comes from a dev server.
-      if (remote in pins) {
+      // A version or "clear": this remote no longer comes from a dev server — only by its own
+      // browser's action, the token beside it: a bare link from elsewhere changes nothing.
+      if (remote in pins && offered === null) refused.push({ remote, value, reason: 'unpinning a dev server needs the QA token beside it' });
+      else if (remote in pins) {
         delete pins[remote];
         changed = true;
       }

@@ -4,10 +4,11 @@
 // (the rollout map's guardHistory). See README.md, "Reading release health".
 import { messageOf } from '../errors.ts';
 import type { Figures, Series } from '../health/figures.ts';
-import { decide, type Decision } from '../health/guard.ts';
+import { decide, type Decision, type Evidence } from '../health/guard.ts';
+import { minFailingNetworks } from '../health/network.ts';
 import { quantile, countOf } from '../health/histogram.ts';
 import type { Queryable } from '../store/database.ts';
-import { readFigures } from '../store/health.ts';
+import { readFigures, readSessionNetworks } from '../store/health.ts';
 import type { GuardHistoryEntry, RemotePlan, Rollout } from '../store/rollouts.ts';
 import { compareVersions, DeployError } from './tree.ts';
 
@@ -125,20 +126,28 @@ export async function healthReport({
   rollout: Rollout | null;
   remotes: string[];
   now?: number;
-}): Promise<{ header: string[]; byRemote: Map<string, string[]> }> {
+}): Promise<{ header: string[]; byRemote: Map<string, string[]>; evidence: Map<string, GuardEvidence> }> {
   const figures = await figuresOf(db, environment, { now });
+  const sessionNetworks = await readSessionNetworks(db, environment, { now }).catch(() => undefined);
   const header = figures.list().length
     ? [`release health over the last ${figures.windowMinutes} min (read ${when(new Date(now).toISOString())})`]
     : [`release health: nothing reported in the last ${figures.windowMinutes} min`];
-  const decisions = new Map(decide(figures, rollout, { now }).map((decision) => [decision.remote, decision]));
+  const decisions = new Map(
+    decide(figures, rollout, { now, minFailingNetworks: minFailingNetworks(), ...(sessionNetworks && { sessionNetworks }) }).map((decision) => [decision.remote, decision]),
+  );
   const byRemote = new Map<string, string[]>();
+  const evidence = new Map<string, GuardEvidence>();
   for (const remote of remotes) {
     const plan = rollout?.remotes[remote];
     const lines: string[] = [];
     const rows = rowsOf(remote, plan, figures);
     if (rows.length) lines.push(...table(rows, '  '));
     const decision = decisions.get(remote);
-    if (decision) lines.push(...wrap(`guard verdict: ${VERDICT[decision.action] ?? decision.action}: ${decision.reason}`, '  ', '    '));
+    if (decision) {
+      lines.push(...wrap(`guard verdict: ${VERDICT[decision.action] ?? decision.action}: ${decision.reason}`, '  ', '    '));
+      lines.push(...wrap(`guard evidence: ${evidenceLine(decision.evidence)}`, '  ', '    '));
+      evidence.set(remote, guardEvidence(decision));
+    }
     const history = (rollout?.guardHistory ?? []).filter((entry) => entry?.remote === remote).slice(-HISTORY_SHOWN).reverse();
     if (history.length) {
       lines.push('  guard history (latest first):');
@@ -146,5 +155,36 @@ export async function healthReport({
     }
     byRemote.set(remote, lines);
   }
-  return { header, byRemote };
+  return { header, byRemote, evidence };
+}
+
+/** What a canary's verdict rests on, as the API's status gives it. */
+export interface GuardEvidence extends Evidence {
+  canary: string;
+  action: Decision['action'];
+  why: Decision['why'];
+  failureLlr: number;
+  referenceLlr: number;
+  rollbackAt: { failure: number; reference: number };
+}
+
+function guardEvidence(decision: Decision): GuardEvidence {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    canary: decision.canary.version,
+    action: decision.action,
+    why: decision.why,
+    ...decision.evidence,
+    failureLlr: round(decision.failure.llr),
+    referenceLlr: round(decision.reference.llr),
+    rollbackAt: { failure: round(decision.failure.upper), reference: round(decision.reference.upper) },
+  };
+}
+
+function evidenceLine({ sessions, failures, failingNetworks, heaviestNetworkFailures, heaviestNetworkCounted, minFailingNetworks: needed, sessionNetworks }: Evidence): string {
+  const from = sessionNetworks === null ? '' : ` from ${sessionNetworks} network${sessionNetworks === 1 ? '' : 's'}`;
+  return (
+    `${sessions} canary sessions${from}, ${failures} failed from ${failingNetworks} network${failingNetworks === 1 ? '' : 's'} ` +
+    `(a rollback on failures needs ${needed}; of the ${heaviestNetworkFailures} of the network that sent the most, the tests count ${heaviestNetworkCounted}, as many as the next)`
+  );
 }

@@ -29,3 +29,41 @@ export function verifyQaToken(token: unknown, { secret, environment, now = Date.
   const given = Buffer.from(match[2]);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/** The address parameter a QA link carries its token in, and the HttpOnly cookie the server moves it to. */
+export const QA_TOKEN_PARAM = 'qa-token';
+export const QA_TOKEN_COOKIE = 'netnet-qa';
+
+/** The QA token a request's cookie holds, if well-formed (valid or not is verifyQaToken's to say). */
+export function qaTokenFromCookie(header: string | string[] | undefined): string | null {
+  for (const part of (Array.isArray(header) ? header.join('; ') : (header ?? '')).split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== QA_TOKEN_COOKIE) continue;
+    const value = part.slice(at + 1).trim();
+    return TOKEN.test(value) ? value : null;
+  }
+  return null;
+}
+
+/**
+ * A page address with `?qa-token=…` is answered with a redirect before the page loads anything
+ * (docs/releases.md, "QA pins"): to the same address without the token (and without the dev-server
+ * pins the same answer stores in their cookie), the token moved into an HttpOnly cookie for its
+ * life. So no later request carries it in its address or its Referer, no page script can read it,
+ * and a log of addresses holds it at most once. null when the address carries no token.
+ */
+export function qaTokenRedirect(url: string, { secure = false, now = Date.now(), isDevPin = () => false }: { secure?: boolean; now?: number; isDevPin?: (key: string, value: string) => boolean } = {}): { location: string; cookies: string[] } | null {
+  const parsed = new URL(url, 'http://netnet.invalid');
+  const offered = parsed.searchParams.getAll(QA_TOKEN_PARAM);
+  if (offered.length === 0) return null;
+  const kept = new URLSearchParams();
+  for (const [key, value] of parsed.searchParams) if (key !== QA_TOKEN_PARAM && !isDevPin(key, value)) kept.set(key, value);
+  const query = kept.toString();
+  const token = offered.find((value) => TOKEN.test(value));
+  const cookies: string[] = [];
+  if (token !== undefined) {
+    const maxAge = Math.max(0, Math.min(Number(TOKEN.exec(token)?.[1]) - Math.floor(now / 1000), MAX_TOKEN_HOURS * 3600));
+    cookies.push(`${QA_TOKEN_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+  }
+  return { location: `${parsed.pathname}${query ? `?${query}` : ''}${parsed.hash}`, cookies };
+}

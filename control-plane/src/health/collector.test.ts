@@ -2,12 +2,13 @@
 // figure), its rate limit, and the OTLP export.
 // Run: node --import tsx --test control-plane/src/health/collector.test.ts
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createCollector, createRateLimit, routingKey, type Collector, type CollectorOptions } from './collector.ts';
 import { createFigures, type Counted, type FiguresJson } from './figures.ts';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
+import { NETWORK_RULES, networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
 import { createHealthStore, readFigures, type HealthStore } from '../store/health.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
@@ -17,8 +18,19 @@ const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const report = (overrides: Record<string, unknown> = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });
 const SECRETS = [Buffer.alloc(32, 7)];
 /** A ticket as the site's server signs it for a page load given these releases. */
-const ticketFor = (releases: TicketRelease[], { now = T0, device = null as string | null, secrets = SECRETS } = {}) =>
-  issueTicket({ secrets, releases, device, now });
+/** The network tag of an address, as the ticket service writes it into a ticket. */
+const networkOfAddress = (address: string) => networkTag(SECRETS, networkOf(address));
+let devices = 0;
+/** By default a device of its own and the network of the tests' requests (127.0.0.0/24). */
+const ticketFor = (
+  releases: TicketRelease[],
+  { now = T0, device = deviceTag(SECRETS, `device-${(devices += 1)}`), secrets = SECRETS, network = networkOfAddress('127.0.0.1') } = {} as {
+    now?: number;
+    device?: string | null;
+    secrets?: Buffer[];
+    network?: string;
+  },
+) => issueTicket({ secrets, releases, device, now, network });
 /** The releases some reports name, as a page given them would have had them on its ticket. */
 function releasesOf(reports: unknown[]): TicketRelease[] {
   const named = new Map<string, TicketRelease>();
@@ -29,9 +41,11 @@ function releasesOf(reports: unknown[]): TicketRelease[] {
   return named.size > 0 ? [...named.values()] : [{ remote: 'remote-title', version: '1.4.0', channel: 'canary' }];
 }
 /** A page load's batch: the reports with a ticket naming their releases (a fresh page load each call). */
-const batch = (...reports: unknown[]) => {
+const batch = (...reports: unknown[]) => batchFrom('127.0.0.1', ...reports);
+/** batch() of a page load whose ticket was issued to this client address. */
+const batchFrom = (client: string, ...reports: unknown[]) => {
   const list = reports.length ? reports : [report()];
-  return JSON.stringify({ ticket: ticketFor(releasesOf(list)), reports: list });
+  return JSON.stringify({ ticket: ticketFor(releasesOf(list), { network: networkOfAddress(client) }), reports: list });
 };
 
 function listen(handler: RequestListener): Promise<Server> {
@@ -190,7 +204,8 @@ describe('the collector', () => {
     const next = [];
     for (let i = 0; i < 21; i += 1) next.push((await send(port, { body: batch() })).status);
     assert.deepEqual(next, [...Array(20).fill(204), 429]);
-    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.sessions, 60);
+    // Of the 60 batches let through, all from one network, the network's hourly cap counted 10.
+    assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.sessions, NETWORK_RULES.sessionsPerHour);
   });
 });
 
@@ -219,9 +234,9 @@ describe('what is charged to a client', () => {
     const server = await listen((req, res) => collector.handle(req, res));
     return { port: portOf(server), close: () => server.close() };
   }
-  const statuses = async (port: number, count: number, options: { headers?: Record<string, string>; from?: string } = {}) => {
+  const statuses = async (port: number, count: number, { client = '127.0.0.1', ...options }: { headers?: Record<string, string>; from?: string; client?: string } = {}) => {
     const list: (number | undefined)[] = [];
-    for (let i = 0; i < count; i += 1) list.push((await send(port, { body: batch(), ...options })).status);
+    for (let i = 0; i < count; i += 1) list.push((await send(port, { body: batchFrom(client), ...options })).status);
     return list;
   };
 
@@ -260,13 +275,13 @@ describe('what is charged to a client', () => {
     const rate = { perSecond: 1, burst: 2 };
     const behindProxy = await collectorWith({ env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' }, rate });
     try {
-      const a = { from: '127.0.0.1', headers: { 'X-Real-IP': '203.0.113.1' } };
+      const a = { from: '127.0.0.1', client: '203.0.113.1', headers: { 'X-Real-IP': '203.0.113.1' } };
       assert.deepEqual(await statuses(behindProxy.port, 3, a), [204, 204, 429]);
       // Another member behind the same proxy has a bucket of their own.
-      assert.deepEqual(await statuses(behindProxy.port, 2, { from: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.2' } }), [204, 204]);
+      assert.deepEqual(await statuses(behindProxy.port, 2, { from: '127.0.0.1', client: '203.0.113.2', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.2' } }), [204, 204]);
       // Not the proxy: a made-up header changes nothing, rotating it gets nothing past.
       const direct: (number | undefined)[] = [];
-      for (let i = 0; i < 3; i += 1) direct.push(...(await statuses(behindProxy.port, 1, { from: '127.0.0.2', headers: { 'X-Real-IP': `198.51.100.${i}`, 'X-Forwarded-For': `198.51.100.${i}` } })));
+      for (let i = 0; i < 3; i += 1) direct.push(...(await statuses(behindProxy.port, 1, { from: '127.0.0.2', client: '127.0.0.2', headers: { 'X-Real-IP': `198.51.100.${i}`, 'X-Forwarded-For': `198.51.100.${i}` } })));
       assert.deepEqual(direct, [204, 204, 429]);
     } finally {
       behindProxy.close();
@@ -487,9 +502,42 @@ describe('tickets', () => {
 
   it('counts a fallback the server saw itself, within the device’s cap', async () => {
     const device = deviceTag(SECRETS, 'a-member');
+    const req = { headers: {}, socket: { remoteAddress: '198.51.100.7' } } as unknown as IncomingMessage;
     const counted: boolean[] = [];
-    for (let i = 0; i < 6; i += 1) counted.push(await collector.recordServerFallback({ remote: 'remote-title', release: '1.4.0', channel: 'canary' }, device));
+    for (let i = 0; i < 6; i += 1) counted.push(await collector.recordServerFallback({ remote: 'remote-title', release: '1.4.0', channel: 'canary' }, device, req));
     assert.deepEqual(counted, [true, true, true, true, true, false]);
     assert.equal(collector.figures().series('remote-title', '1.4.0', 'canary')?.totals.failures, 5);
+  });
+
+  it('counts tickets without a device as one device: no device is no way around its cap', async () => {
+    for (let i = 0; i < 20; i += 1) assert.equal(await post({ ticket: ticketFor([canary], { device: null }), reports: [failed()] }), 204);
+    assert.equal(sessions(), 5);
+  });
+
+  it('refuses a batch from another network than the one its ticket was issued to', async () => {
+    const elsewhere = ticketFor([canary], { network: networkOfAddress('198.51.100.7') });
+    const answer = await send(port, { body: JSON.stringify({ ticket: elsewhere, reports: [failed()] }) });
+    assert.equal(answer.status, 403);
+    assert.match(answer.body.error, /another network/);
+    assert.equal(sessions(), 0);
+  });
+
+  it('refuses a page load that says its canary loaded and its stable failed, in one batch or two', async () => {
+    const both = ticketFor([canary, stable]);
+    const stableFailed = report({ release: '1.3.0', channel: 'stable', outcome: 'failed' });
+    assert.equal(await post({ ticket: both, reports: [report(), stableFailed] }), 403);
+    const split = ticketFor([canary, stable]);
+    assert.equal(await post({ ticket: split, reports: [report()] }), 204);
+    assert.equal(await post({ ticket: split, reports: [stableFailed] }), 403);
+    assert.equal(sessions(), 1);
+    assert.equal(sessions('1.3.0', 'stable'), 0);
+    // A canary that fell back, then a stable that failed too: the page's real story, counted.
+    const fellBack = ticketFor([canary, stable]);
+    assert.equal(await post({ ticket: fellBack, reports: [failed(), stableFailed] }), 204);
+    // A canary that loaded and later failed, then its stable serving: counted as well.
+    const late = ticketFor([canary, stable]);
+    assert.equal(await post({ ticket: late, reports: [report()] }), 204);
+    assert.equal(await post({ ticket: late, reports: [report({ outcome: 'uncaught-error' }), report({ release: '1.3.0', channel: 'stable' })] }), 204);
+    assert.equal(sessions('1.3.0', 'stable'), 2);
   });
 });

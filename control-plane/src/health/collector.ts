@@ -8,13 +8,17 @@
 // A request is checked whole (content type, size, every report, its ticket) before it is charged
 // to its client's rate: junk costs the sender nothing, so it cannot use up the allowance of real
 // reports sent from the same address (docs/architecture.md, "Limits"). What counts is then what
-// the page's ticket vouches for: each page load once per release, each device a few sessions per
-// release and hour (docs/architecture.md, "Release health").
+// the page's ticket vouches for: each page load once per release, and its batches only from the
+// network it was issued to; each device a few sessions per release and hour, each client network
+// a few more in the store that every instance shares (docs/architecture.md, "Release health").
+// A batch whose page load says its canary loaded and its stable failed is refused whole: a page
+// load moves the release it used, never two at once in opposite directions.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from '../store/health.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
-import type { Figures } from './figures.ts';
+import type { Counted, Figures } from './figures.ts';
+import { networkOf, networkTag } from './network.ts';
 import { parseBatch, MAX_BODY_BYTES, type Report } from './reports.ts';
 import { startOtlpExport, type Counters } from './otlp.ts';
 import { createDeviceCounter, createPageLoadMemo, ticketCovers, verifyTicket, type Ticket } from './ticket.ts';
@@ -37,9 +41,10 @@ export interface Collector {
   /**
    * A canary or pin that failed on the server, counted by the server that saw it (the page is told
    * nothing to report): one `fell-back` session of that release for the device (deviceTag() of
-   * ticket.ts, or null), within the device's cap. Resolves whether it was counted.
+   * ticket.ts, or null) within its cap, and for the request's client network within the store's.
+   * Resolves whether it was counted.
    */
-  recordServerFallback(release: { remote: string; release: string; channel: string }, device: string | null): Promise<boolean>;
+  recordServerFallback(release: { remote: string; release: string; channel: string }, device: string | null, req: IncomingMessage): Promise<boolean>;
   figures(): Figures;
   counters(): Counters;
   close(): void;
@@ -64,7 +69,7 @@ const CONTENT_TYPES = new Set(['text/plain', 'application/json']);
  * passes on the Host without its port still works. A request with neither header is not a
  * browser's cross-site request (a script or a tool, which could send anything anyway).
  */
-function fromOtherSite(req: IncomingMessage): boolean {
+export function fromOtherSite(req: IncomingMessage): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return true;
   const origin = req.headers.origin;
@@ -78,7 +83,7 @@ function fromOtherSite(req: IncomingMessage): boolean {
   }
 }
 
-function send(res: ServerResponse, status: number, error?: string, headers: OutgoingHttpHeaders = {}): void {
+export function send(res: ServerResponse, status: number, error?: string, headers: OutgoingHttpHeaders = {}): void {
   res.writeHead(status, { 'Cache-Control': 'no-store', ...headers, ...(error && { 'Content-Type': 'application/json' }) });
   res.end(error ? JSON.stringify({ error }) : undefined);
 }
@@ -151,8 +156,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 }
 
 export interface CollectorOptions {
-  /** createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204. */
-  store: Pick<HealthStore, 'figures' | 'append'>;
+  /**
+   * createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204, with
+   * their network's tag; it resolves with what its per-network caps counted (all when it says nothing).
+   */
+  store: { figures: HealthStore['figures']; append(reports: Counted[], at: number, network?: string): Promise<Counted[] | void> };
   /** ticketSecrets() (ticket.ts): a batch counts only with a ticket signed with one of them. */
   secrets: Buffer[];
   /** The clock batches are counted at (ms). */
@@ -204,6 +212,7 @@ export function createCollector({
 }: CollectorOptions): Collector {
   const trusted = trustedProxiesFrom(env);
   const keyOf = clientOf ?? ((req: IncomingMessage) => clientKey(clientAddress(req, trusted)) || 'unknown');
+  const networkOfRequest = (req: IncomingMessage) => networkTag(secrets, networkOf(clientAddress(req, trusted)));
   const limit = createRateLimit({ ...RATE_DEFAULTS, ...rate }, now);
   const all = createRateLimit({ ...GLOBAL_RATE_DEFAULTS, ...globalRate, maxClients: 1 }, now);
   const pageLoads = createPageLoadMemo();
@@ -234,6 +243,8 @@ export function createCollector({
     const at = now();
     const check = verifyTicket(sent, { secrets, now: at });
     if (!check.ok) return refuse(res, 403, sent === undefined ? 'a report needs the page’s ticket' : `ticket refused: ${check.reason}`);
+    const network = networkOfRequest(req);
+    if (check.ticket.network !== network) return refuse(res, 403, 'ticket refused: it was issued to another network');
     const routed = searchParams.get('k');
     if (routed !== null && routed !== routingKey(sent as string)) return refuse(res, 400, 'k is not this ticket’s');
     const { kept, error: uncovered } = coverage(check.ticket, reports);
@@ -243,15 +254,17 @@ export function createCollector({
     if (isKnownRelease && !kept.every((report) => isKnownRelease(report.remote, report.release))) {
       return refuse(res, 400, 'unknown release');
     }
+    if (pageLoads.contradicts(check.ticket, kept, at)) return refuse(res, 403, 'a page load reports the release it used: its canary loaded, so its stable did not fail');
     const counted = claim(check.ticket, kept, at);
     if (counted.length === 0) return send(res, 204);
     if (!store.figures.canRecord(counted)) return refuse(res, 400, 'too many distinct releases');
+    let stored: Counted[];
     try {
-      await store.append(counted, at);
+      stored = (await store.append(counted, at, network)) ?? counted;
     } catch {
       return refuse(res, 503, 'not stored, try again', { 'Retry-After': '5' });
     }
-    countReports(counted);
+    countReports(stored);
     send(res, 204);
   }
 
@@ -272,23 +285,23 @@ export function createCollector({
     return counted;
   }
 
-  function countReports(reports: readonly Report[]) {
+  async function recordServerFallback({ remote, release, channel }: { remote: string; release: string; channel: string }, device: string | null, req: IncomingMessage): Promise<boolean> {
+    const at = now();
+    const report = { remote, release, channel: channel as Report['channel'], outcome: 'fell-back' as const };
+    const network = networkOfRequest(req);
+    const seen: Ticket = { pageLoad: randomUUID(), issuedAt: at, device, network, releases: [] };
+    if (!devices.take(seen, report, at) || !store.figures.canRecord([report])) return false;
+    const stored = (await store.append([report], at, network)) ?? [report];
+    countReports(stored);
+    return stored.length > 0;
+  }
+
+  function countReports(reports: readonly Counted[]) {
     for (const { remote, release, channel, outcome } of reports) {
       if (outcome === undefined) continue;
       const key = JSON.stringify([remote, release, channel, outcome]);
       reportCounts.set(key, (reportCounts.get(key) ?? 0) + 1);
     }
-  }
-
-  async function recordServerFallback({ remote, release, channel }: { remote: string; release: string; channel: string }, device: string | null): Promise<boolean> {
-    const at = now();
-    const report = { remote, release, channel: channel as Report['channel'], outcome: 'fell-back' as const };
-    // Without a device the server's render stands for one device of its own.
-    const seen: Ticket = { pageLoad: randomUUID(), issuedAt: at, device, releases: [] };
-    if (!devices.take(seen, report, at) || !store.figures.canRecord([report])) return false;
-    await store.append([report], at);
-    countReports([report]);
-    return true;
   }
 
   const collector: Collector = {

@@ -25,6 +25,10 @@ interface Counts {
 /** One minute of one series. `lcp` is sparse (bucket → count): most minutes see few distinct values. */
 export interface MinuteCounts extends Counts {
   lcp: Map<number, number>;
+  /** The client networks (networkTag() of network.ts) its failures came from, where known, with how many each. */
+  failedNetworks: Map<string, number>;
+  /** Failures from no known network (recorded without one): each is taken as a network of its own. */
+  unattributed: number;
 }
 
 /** Totals over the window; `lcp` is a dense histogram. */
@@ -41,7 +45,10 @@ export interface Series {
 }
 
 /** A minute as toJSON() writes it and load() reads it: outcome counts and [bucket, count] pairs. */
-export type MinuteJson = [minute: number, counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][] }];
+export type MinuteJson = [
+  minute: number,
+  counts: { outcomes: Partial<Record<string, number>>; lcp: [bucket: number, count: number][]; failedNetworks?: [network: string, failures: number][] },
+];
 
 export interface FiguresJson {
   windowMinutes?: number;
@@ -55,7 +62,7 @@ export type Figures = ReturnType<typeof createFigures>;
 
 const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
 
-const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map() });
+const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Map(), unattributed: 0 });
 
 function addOutcome(counts: Counts, outcome: Outcome, times: number) {
   counts.sessions += times;
@@ -152,8 +159,11 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
     /** Whether recording these reports keeps the figures within `maxSeries`. */
     canRecord: (reports: Counted[]) => all.size + newSeries(reports) <= maxSeries,
 
-    /** Counts valid reports (control-plane/src/health/reports.ts) accepted at `at` (ms, the server's clock). */
-    record(reports: Counted[], at: number) {
+    /**
+     * Counts valid reports (control-plane/src/health/reports.ts) accepted at `at` (ms, the server's
+     * clock), sent from `network` (networkTag() of network.ts) when known.
+     */
+    record(reports: Counted[], at: number, network?: string) {
       prune(at);
       const minute = minuteOf(at);
       if (minute < oldestKept) return;
@@ -164,6 +174,10 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
         if (outcome !== undefined) {
           addOutcome(counts, outcome, 1);
           addOutcome(series.totals, outcome, 1);
+          if (isFailure(outcome)) {
+            if (network) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + 1);
+            else counts.unattributed += 1;
+          }
         }
         if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
       }
@@ -188,7 +202,10 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
           remote,
           release,
           channel,
-          minutes: [...minutes].map(([minute, counts]) => [minute, { outcomes: { ...counts.outcomes }, lcp: [...counts.lcp] }]),
+          minutes: [...minutes].map(([minute, counts]) => [
+            minute,
+            { outcomes: { ...counts.outcomes }, lcp: [...counts.lcp], ...(counts.failedNetworks.size > 0 && { failedNetworks: [...counts.failedNetworks] }) },
+          ]),
         })),
       };
     },
@@ -196,7 +213,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
     /** Adds the counts of a toJSON() result (restoring a snapshot into empty figures). */
     load(json: FiguresJson | null | undefined) {
       for (const { remote, release, channel, minutes } of json?.series ?? []) {
-        for (const [minute, { outcomes, lcp }] of minutes) {
+        for (const [minute, { outcomes, lcp, failedNetworks = [] }] of minutes) {
           if (minute < oldestKept) continue;
           const series = seriesFor(remote, release, channel);
           const counts = minuteFor(series, minute);
@@ -205,8 +222,11 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
             if (times === 0) continue;
             addOutcome(counts, outcome, times);
             addOutcome(series.totals, outcome, times);
+            // Counts kept before networks were: every failure its own network.
+            if (isFailure(outcome) && failedNetworks.length === 0) counts.unattributed += times;
           }
           for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
+          for (const [network, failures] of failedNetworks) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + failures);
         }
       }
     },
@@ -223,4 +243,45 @@ export function countsSince(series: Pick<Series, 'minutes'> | undefined, from: n
     failures += counts.failures;
   }
   return { sessions, failures };
+}
+
+/** How many distinct client networks a series' failures in the window came from. */
+export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): number {
+  const networks = new Set<string>();
+  let unattributed = 0;
+  for (const counts of series?.minutes.values() ?? []) {
+    for (const network of counts.failedNetworks.keys()) networks.add(network);
+    unattributed += counts.unattributed;
+  }
+  return networks.size + unattributed;
+}
+
+/**
+ * A minute's failures with each network counted once: what the guard reads a stable's incident
+ * (and its rate) from, so one network cannot make the stable look as if it were failing.
+ */
+export const failuresByNetwork = (counts: Pick<MinuteCounts, 'failures' | 'failedNetworks' | 'unattributed'>): number =>
+  Math.min(counts.failures, counts.failedNetworks.size + counts.unattributed);
+
+/**
+ * The network whose failures of a series weigh most in the window, how many per minute it failed,
+ * and how many the next heaviest did (`runnerUp`); null when no failure came with a network. The
+ * guard counts the heaviest no higher than the runner-up: no one network outweighs the others.
+ */
+export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { network: string; failures: number; runnerUp: number; byMinute: Map<number, number> } | null {
+  const totals = new Map<string, number>();
+  for (const counts of series?.minutes.values() ?? []) {
+    for (const [network, failures] of counts.failedNetworks) totals.set(network, (totals.get(network) ?? 0) + failures);
+  }
+  let heaviest: [string, number] | null = null;
+  for (const entry of totals) if (!heaviest || entry[1] > heaviest[1]) heaviest = entry;
+  if (!heaviest) return null;
+  const [network, failures] = heaviest;
+  const byMinute = new Map<number, number>();
+  for (const [minute, counts] of series?.minutes ?? []) {
+    const count = counts.failedNetworks.get(network);
+    if (count) byMinute.set(minute, count);
+  }
+  const runnerUp = Math.max(0, ...[...totals].filter(([other]) => other !== network).map(([, count]) => count));
+  return { network, failures, runnerUp, byMinute };
 }

@@ -178,6 +178,68 @@ describe('decide', () => {
       assert.ok(decision.failure.llr > 0);
     });
   });
+
+  describe('evidence from client networks', () => {
+    /** Each minute: `canary` canary sessions failing `canaryFailures`, their failures spread over `canaryNetworks`; the stable's failures from `stableNetworks`. */
+    function byNetwork({
+      minutes = 10,
+      canary = 10,
+      canaryFailures = 0,
+      canaryNetworks = ['net-1'],
+      stable = 90,
+      stableFailures = 0,
+      stableNetworks = ['net-s'],
+    }: { minutes?: number; canary?: number; canaryFailures?: number; canaryNetworks?: string[]; stable?: number; stableFailures?: number; stableNetworks?: string[] }) {
+      const figures = createFigures({ windowMinutes: 60 });
+      for (let minute = 0; minute < minutes; minute += 1) {
+        const at = T0 + minute * MINUTE_MS;
+        for (let i = 0; i < canary; i += 1) {
+          const fails = i < canaryFailures;
+          figures.record([{ remote: REMOTE, release: '1.4.0', channel: 'canary', outcome: fails ? 'fell-back' : 'loaded' }], at, fails ? canaryNetworks[(minute * canary + i) % canaryNetworks.length] : 'loaders');
+        }
+        for (let i = 0; i < stable; i += 1) {
+          const fails = i < stableFailures;
+          figures.record([{ remote: REMOTE, release: '1.3.0', channel: 'stable', outcome: fails ? 'failed' : 'loaded' }], at, fails ? stableNetworks[(minute * stable + i) % stableNetworks.length] : 'loaders');
+        }
+      }
+      return figures;
+    }
+    const now = T0 + 10 * MINUTE_MS;
+
+    it('does not roll back a canary whose failures, however many, come from fewer than 3 networks, and says so', () => {
+      const rollout = rolloutWith({ version: '1.4.0', percent: 10 });
+      for (const networks of [['net-1'], ['net-1', 'net-2']]) {
+        const decision = decideOne(byNetwork({ canaryFailures: 10, canaryNetworks: networks }), rollout, { now });
+        assert.equal(decision.action, 'wait');
+        assert.equal(decision.why, 'few-networks');
+        assert.equal(decision.evidence.failingNetworks, networks.length);
+        assert.match(decision.reason, new RegExp(`come from ${networks.length} client networks? \\(a rollback needs 3\\)`));
+      }
+      const three = decideOne(byNetwork({ canaryFailures: 10, canaryNetworks: ['net-1', 'net-2', 'net-3'] }), rollout, { now });
+      assert.equal(three.action, 'rollback');
+      assert.match(three.reason, /failures from 3 networks$/);
+      // One setting: a guard told to need 4 waits on the same figures.
+      assert.equal(decideOne(byNetwork({ canaryFailures: 10, canaryNetworks: ['net-1', 'net-2', 'net-3'] }), rollout, { now, minFailingNetworks: 4 }).why, 'few-networks');
+    });
+
+    it('rolls back a canary failing every session from 3 networks at the first look after its 8th failure', () => {
+      const decision = decideOne(byNetwork({ minutes: 1, canary: 8, canaryFailures: 8, canaryNetworks: ['net-1', 'net-2', 'net-3'] }), rolloutWith({ version: '1.4.0', percent: 10 }), {
+        now: T0 + 30_000,
+      });
+      assert.equal(decision.action, 'rollback');
+    });
+
+    it('reads a stable failing from one network as one failure a minute: it neither shields the canary nor passes for an incident', () => {
+      const rollout = rolloutWith({ version: '1.4.0', percent: 10 });
+      const options = { canary: 10, canaryFailures: 2, canaryNetworks: ['net-1', 'net-2', 'net-3', 'net-4'], stableFailures: 30 };
+      // The same failures from 30 networks are an incident that fails the stable too: the canary stays.
+      assert.equal(decideOne(byNetwork({ ...options, stableNetworks: Array.from({ length: 30 }, (_, i) => `s-${i}`) }), rollout, { now }).action, 'wait');
+      // From one network they are one failure a minute: the canary failing 20 % is rolled back.
+      const shielded = decideOne(byNetwork({ ...options, stableNetworks: ['attacker'] }), rollout, { now });
+      assert.equal(shielded.action, 'rollback');
+      assert.equal(shielded.failure.stable.failures, 10);
+    });
+  });
 });
 
 describe('runGuard', () => {

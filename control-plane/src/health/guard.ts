@@ -14,11 +14,12 @@
 import { hostname } from 'node:os';
 import { rollback, setCanary } from '../deploy/rolloutCommands.ts';
 import type { Store } from '../store/database.ts';
-import { pruneHealth, readFigures } from '../store/health.ts';
+import { pruneHealth, readFigures, readSessionNetworks } from '../store/health.ts';
 import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
-import { countsSince, minuteOf, type Figures, type Series } from './figures.ts';
+import { countsSince, failingNetworks, failuresByNetwork, heaviestNetwork, minuteOf, type Figures, type Series } from './figures.ts';
+import { minFailingNetworks, NETWORK_RULES } from './network.ts';
 import { emptyHistogram } from './histogram.ts';
 import {
   failureTest,
@@ -52,19 +53,38 @@ export interface AssessOptions {
   stageStarts?: Record<string, StageStart>;
   /** ms: the minute it falls in is not whole yet. */
   now?: number;
+  /** A rollback on failures needs failed sessions from this many client networks (NETWORK_RULES). */
+  minFailingNetworks?: number;
+  /** How many networks sent each release's sessions lately (key `remote release channel`), for the evidence shown. */
+  sessionNetworks?: ReadonlyMap<string, number>;
   /** Overrides of FAILURE_TEST, REFERENCE_TEST and LCP_TEST. */
   failure?: FailureOptions;
   reference?: ReferenceOptions;
   lcp?: LcpOptions;
 }
 
-export type Why = 'failures' | 'failure-reference' | 'lcp' | 'too-few' | 'last-stage' | 'collecting' | 'stage-unknown' | 'stage-short' | 'leaning-worse' | 'healthy';
+export type Why = 'failures' | 'failure-reference' | 'lcp' | 'too-few' | 'few-networks' | 'last-stage' | 'collecting' | 'stage-unknown' | 'stage-short' | 'leaning-worse' | 'healthy';
+
+/** What a canary's figures come from: its sessions and failures in the window, and from how many client networks. */
+export interface Evidence {
+  sessions: number;
+  failures: number;
+  /** Distinct networks its failures came from (the rule: at least `minFailingNetworks`). */
+  failingNetworks: number;
+  /** The failures of the network that sent the most, and as many as the failure tests count of them (the next network's). */
+  heaviestNetworkFailures: number;
+  heaviestNetworkCounted: number;
+  minFailingNetworks: number;
+  /** Distinct networks that sent its sessions this hour and the last (null: not known here). */
+  sessionNetworks: number | null;
+}
 
 /** What the guard would do about one canary, and the tests that decided it. */
 export interface Assessment {
   remote: string;
   stable: string;
   canary: Canary;
+  evidence: Evidence;
   failure: FailureResult;
   reference: ReferenceResult;
   lcp: LcpResult;
@@ -104,28 +124,63 @@ function strata(canarySeries: Series | undefined, stableSeries: Series | undefin
       canarySessions: canary.sessions,
       canaryFailures: canary.failures,
       stableSessions: stable?.sessions ?? 0,
-      stableFailures: stable?.failures ?? 0,
+      // Each network once a minute: failures one network makes the stable report cannot pass
+      // for an incident, nor make the canary look better than its stable.
+      stableFailures: stable ? failuresByNetwork(stable) : 0,
     });
   }
   return list;
 }
 
-function failureReason({ failure: test, canary, stable, windowMinutes }: Assessment) {
+/** The strata with `excess` of one network's failing sessions (`byMinute`, latest first) taken out, as if it had not sent them. */
+function withoutFailures(strata: Stratum[], byMinute: ReadonlyMap<number, number>, excess: number): Stratum[] {
+  let left = excess;
+  return strata
+    .map((stratum, index) => [stratum, index] as const)
+    .sort(([a], [b]) => (b.minute ?? 0) - (a.minute ?? 0))
+    .map(([stratum, index]) => {
+      const out = Math.min(left, byMinute.get(stratum.minute ?? NaN) ?? 0);
+      left -= out;
+      return [out ? { ...stratum, canarySessions: stratum.canarySessions - out, canaryFailures: stratum.canaryFailures - out } : stratum, index] as const;
+    })
+    .sort(([, a], [, b]) => a - b)
+    .map(([stratum]) => stratum);
+}
+
+/** The stable's sessions and failures over the window, each network's failures once a minute (as strata()). */
+function stableTotals(series: Series | undefined): { sessions: number; failures: number } {
+  let sessions = 0;
+  let failures = 0;
+  for (const counts of series?.minutes.values() ?? []) {
+    sessions += counts.sessions;
+    failures += failuresByNetwork(counts);
+  }
+  return { sessions, failures };
+}
+
+/** "from N networks" and, when known, the networks its sessions came from. */
+function networksPart({ failingNetworks: failing, sessionNetworks }: Evidence) {
+  return `failures from ${failing} network${failing === 1 ? '' : 's'}${sessionNetworks === null ? '' : `, sessions from ${sessionNetworks}`}`;
+}
+
+function failureReason(decision: Assessment) {
+  const { failure: test, canary, stable, windowMinutes } = decision;
   const { canary: c, stable: s } = test;
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}), ` +
     `stable ${stable} ${s.failures} of ${s.sessions} (${percentOf(s.failures, s.sessions)}) in the last ${windowMinutes} min; ` +
-    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse)`
+    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse); ${networksPart(decision.evidence)}`
   );
 }
 
-function referenceReason({ reference: test, failure, canary, stable, windowMinutes }: Assessment) {
+function referenceReason(decision: Assessment) {
+  const { reference: test, failure, canary, stable, windowMinutes } = decision;
   const { canary: c } = failure;
   const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +
     `against stable ${stable}'s ${(100 * test.rate).toFixed(2)}% over the last ${windowMinutes} min; ` +
-    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse${skipped})`
+    `SPRT log-likelihood ratio ${round(test.llr)} ≥ ${round(test.upper)} (α ${test.alpha}, H1 canary ×${test.ratio} worse${skipped}); ${networksPart(decision.evidence)}`
   );
 }
 
@@ -141,12 +196,15 @@ function lcpReason({ lcp: test, canary, stable }: Assessment) {
   );
 }
 
-function waitReason({ failure: test, why, canary, stageSessions, minStageSessions }: Assessment) {
+function waitReason({ failure: test, why, canary, stageSessions, minStageSessions, evidence }: Assessment) {
   const { canary: c } = test;
   const state =
     test.verdict === 'too-few'
       ? `too few canary sessions yet (${c.sessions})`
       : `failure-rate SPRT ${round(test.llr)} (rollback at ${round(test.upper)}, healthy at ${round(test.lower)}) after ${c.sessions} canary sessions`;
+  if (why === 'few-networks') {
+    return `${state}; the failures point to a rollback, but come from ${evidence.failingNetworks} client network${evidence.failingNetworks === 1 ? '' : 's'} (a rollback needs ${evidence.minFailingNetworks})`;
+  }
   if (why === 'stage-unknown') return `${state}; the start of the ${canary.percent}% stage is not known yet`;
   if (why === 'stage-short' || why === 'leaning-worse') return `${state}; ${stageSessions} of ${minStageSessions} sessions at ${canary.percent}%`;
   return state;
@@ -179,25 +237,55 @@ export function explain(decision: Assessment): string {
  * and `windowMinutes`; `rollout`: a rollout map (control-plane/src/store/rollouts.ts), or null.
  */
 export function assess(figures: GuardFigures, rollout: Rollout | null, options: AssessOptions = {}): Assessment[] {
-  const { stages = [], minStageSessions = GUARD_DEFAULTS.minStageSessions, stageStarts = {}, now = Date.now() } = options;
+  const {
+    stages = [],
+    minStageSessions = GUARD_DEFAULTS.minStageSessions,
+    stageStarts = {},
+    now = Date.now(),
+    minFailingNetworks = NETWORK_RULES.minFailingNetworks,
+    sessionNetworks,
+  } = options;
   const decisions: Assessment[] = [];
   for (const [remote, plan] of Object.entries(rollout?.remotes ?? {})) {
     if (!plan.canary) continue;
     const canarySeries = figures.series(remote, plan.canary.version, 'canary');
     const stableSeries = figures.series(remote, plan.stable, 'stable');
-    const minutes = strata(canarySeries, stableSeries);
+    const all = strata(canarySeries, stableSeries);
+    // No one network outweighs the others: the failure tests count the network that sent the most
+    // failures no higher than the next one, so what one party reports (at its cap) cannot tip a
+    // healthy canary over, while failures spread over members' networks (one each) all count.
+    const heaviest = heaviestNetwork(canarySeries);
+    const minutes = heaviest ? withoutFailures(all, heaviest.byMinute, heaviest.failures - heaviest.runnerUp) : all;
     const failure = failureTest(minutes, options.failure);
     // The minute not yet over is judged more warily: in the first seconds of an incident the
     // stable may not have failed yet where the canary has.
-    const reference = referenceTest(minutes, stableSeries?.totals ?? { sessions: 0, failures: 0 }, { ...options.reference, current: minuteOf(now) });
+    const referenceOptions = { ...options.reference, current: minuteOf(now) };
+    const stableCounts = stableTotals(stableSeries);
+    const whole = referenceTest(all, stableCounts, referenceOptions);
+    // A canary failing nearly every session from enough networks is judged on all of them: no
+    // forger makes a canary fail every session, and one whose page chunk is missing must go now.
+    const reference = whole.failsEverySession ? whole : referenceTest(minutes, stableCounts, referenceOptions);
     const lcp = lcpTest(
       { canary: canarySeries?.totals.lcp ?? emptyHistogram(), stable: stableSeries?.totals.lcp ?? emptyHistogram() },
       options.lcp,
     );
-    const tests = { remote, stable: plan.stable, canary: { ...plan.canary }, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
-    const enough = failure.verdict !== 'too-few';
+    const evidence: Evidence = {
+      sessions: canarySeries?.totals.sessions ?? 0,
+      failures: canarySeries?.totals.failures ?? 0,
+      failingNetworks: failingNetworks(canarySeries),
+      heaviestNetworkFailures: heaviest?.failures ?? 0,
+      heaviestNetworkCounted: heaviest?.runnerUp ?? 0,
+      minFailingNetworks,
+      sessionNetworks: sessionNetworks?.get(`${remote} ${plan.canary.version} canary`) ?? null,
+    };
+    const tests = { remote, stable: plan.stable, canary: { ...plan.canary }, evidence, failure, reference, lcp, windowMinutes: figures.windowMinutes, minStageSessions };
+    const enough = failure.verdict !== 'too-few' || whole.failsEverySession;
+    // Failures from fewer networks than the rule are what one party can make: no rollback on them.
+    const broad = evidence.failingNetworks >= minFailingNetworks;
+    const failing = failure.verdict === 'worse' || (enough && reference.verdict === 'worse');
     let verdict: Verdict;
-    if (failure.verdict === 'worse') verdict = { action: 'rollback', why: 'failures' };
+    if (failing && !broad) verdict = { action: 'wait', why: 'few-networks' };
+    else if (failure.verdict === 'worse') verdict = { action: 'rollback', why: 'failures' };
     else if (enough && reference.verdict === 'worse') verdict = { action: 'rollback', why: 'failure-reference' };
     else if (lcp.verdict === 'worse') verdict = { action: 'rollback', why: 'lcp' };
     else verdict = widening(tests, canarySeries, { stages, minStageSessions, start: stageStarts[remote] });
@@ -329,8 +417,9 @@ export async function runGuard({
   if (!rollout) return { leader: true, decisions: [], applied: [] };
   const current = figures ?? (await readFigures(db, environment, { now }));
   current.prune(now);
+  const sessionNetworks = options.sessionNetworks ?? (await readSessionNetworks(db, environment, { now }));
   const stageStarts = trackStages(rollout, state, now);
-  const decisions = decide(current, rollout, { ...options, stageStarts, now });
+  const decisions = decide(current, rollout, { minFailingNetworks: minFailingNetworks(), ...options, sessionNetworks, stageStarts, now });
   const applied: Decision[] = [];
   const keepHistory = options.keepHistory ?? GUARD_DEFAULTS.keepHistory;
   // What a rollback or a widening may point at: the releases the store lists (read only when

@@ -2,21 +2,27 @@
 // Prometheus' text format (prom-client), for an operator's Prometheus and Grafana. Counts are this
 // instance's since it started (Prometheus sums the instances); the guard's exact per-minute
 // figures are in the store. Scraped by the operator on the instance's own port, not through the
-// front door (docs/architecture.md, "The store").
+// front door (docs/architecture.md, "The store"): answered only to an internal address or the
+// operator's token (control-plane/src/operatorAccess.ts), 403 to anyone else.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Counters } from './otlp.ts';
 import type { MapState } from '../store/liveMap.ts';
+import { operatorAccess } from '../operatorAccess.ts';
 
 export const METRICS_PATH = '/metrics';
 
 export function createMetrics({
   collector,
   storeState,
+  env = process.env,
 }: {
   collector: { counters(): Counters };
   storeState?: (() => Pick<MapState, 'version' | 'stale' | 'ageMs'>) | undefined;
+  /** NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN: who may read it. */
+  env?: NodeJS.ProcessEnv;
 }) {
+  const allowed = operatorAccess(env);
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'netnet_' });
   new client.Counter({
@@ -63,6 +69,11 @@ export function createMetrics({
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { Allow: 'GET, HEAD' });
         res.end();
+        return;
+      }
+      if (!allowed(req)) {
+        res.writeHead(403, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+        res.end('for operators: an internal address or the operator token');
         return;
       }
       const body = await registry.metrics();

@@ -57,6 +57,23 @@ describe('simulated canaries', () => {
     assert.ok(atNinety >= 95, String(atNinety));
   });
 
+  it('rolls back a canary failing every session whose members come from 3 networks within 15 of its sessions, 95th percentile', () => {
+    const three = scenario('brokenThreeNetworks');
+    assert.equal(three.rolledBack, 1);
+    assert.ok(three.sessions.p95! <= 15, `95th percentile ${three.sessions.p95}`);
+    assert.ok(three.within >= 0.95, `within 15: ${three.within}`);
+  });
+
+  it('lets one network forging at its cap neither roll back a healthy canary nor keep a broken one', () => {
+    // Failures of a healthy canary from one network at its cap for the canary's whole life: it
+    // weighs as one more member that failed (2.1 % rolled back, against 0.7 % with no forger).
+    assert.ok(scenario('forgedFailures').rolledBack < 0.03);
+    // `loaded` for a canary that fails every real member's session: rolled back all the same.
+    const kept = scenario('forgedLoaded');
+    assert.equal(kept.rolledBack, 1);
+    assert.ok(kept.sessions.p95! <= 30, `95th percentile ${kept.sessions.p95}`);
+  });
+
   it('is deterministic: the same seed gives the same figures', () => {
     const once = simulate({ seed: 5, runs: 50, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 300 });
     const again = simulate({ seed: 5, runs: 50, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 300 });

@@ -4,9 +4,10 @@
 // of simulated time. Seeded, so the same call gives the same figures.
 //   node --import tsx control-plane/src/health/simulate.ts [runs]      prints the rollback rates (default 1000 runs)
 import { pathToFileURL } from 'node:url';
-import { createFigures } from './figures.ts';
+import { createFigures, type Counted } from './figures.ts';
 import { assess, type AssessOptions, type Why } from './guard.ts';
 import type { Outcome } from './reports.ts';
+import { NETWORK_RULES } from './network.ts';
 import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST, type FailureOptions, type SessionCounts } from './sequential.ts';
 
 /** A seeded source of floats in [0, 1). */
@@ -29,6 +30,16 @@ export interface CanaryOptions {
   lcp?: { median: number; sigma: number; canaryFactor: number };
   incident?: Incident | null;
   stableMinutesBefore?: number;
+  /** How many client networks the members come from, each session from one at random (default 100,000). */
+  networks?: number;
+  /** How many the canary's members come from (default: `networks`). */
+  canaryNetworks?: number;
+  /** Sessions of a release each network may count per hour (the store's cap). */
+  networkCap?: number;
+  /** Draws the sessions' networks, apart from `rng` so the networks change no other draw. */
+  networkRng?: Random;
+  /** One client network forging canary sessions with this outcome, `perLook` of them before each look of the guard. */
+  forger?: { outcome: Outcome; perLook: number } | null;
   guard?: AssessOptions;
 }
 
@@ -96,16 +107,30 @@ export function simulateCanary({
   lcp = { median: 2000, sigma: 0.5, canaryFactor: 1 },
   incident = null,
   stableMinutesBefore = 10,
+  networks = 100_000,
+  canaryNetworks = networks,
+  networkCap = NETWORK_RULES.sessionsPerHour,
+  networkRng = mulberry32(0x5bd1e995),
+  forger = null,
   guard = {},
 }: CanaryOptions & { rng: Random }): CanaryResult {
   const figures = createFigures({ windowMinutes: 60 });
+  // Each session from a network, counted only within that network's cap per release and hour.
+  const capped = new Map<string, number>();
+  const record = (report: Counted, at: number, network = `n${Math.floor(networkRng() * (report.channel === 'canary' ? canaryNetworks : networks))}`) => {
+    const key = `${report.release} ${network} ${Math.floor(at / NETWORK_RULES.windowMs)}`;
+    const counted = capped.get(key) ?? 0;
+    if (counted >= networkCap) return;
+    capped.set(key, counted + 1);
+    figures.record([report], at, network);
+  };
   const lcpOf = (onCanary: boolean) => Math.min(60_000, lognormal(rng, lcp.median, lcp.sigma) * (onCanary ? lcp.canaryFactor : 1));
   // The stable served everyone before the canary started: that is in the window too.
   for (let before = START - stableMinutesBefore * 60_000; ; ) {
     before += -Math.log(1 - rng()) * secondsPerSession * 1000;
     if (before >= START) break;
     const outcome = rng() < stableRate ? pick(rng, STABLE_FAILURES) : 'loaded';
-    figures.record([{ remote: REMOTE, release: STABLE, channel: 'stable', outcome, vitals: { lcp: lcpOf(false) } }], before);
+    record({ remote: REMOTE, release: STABLE, channel: 'stable', outcome, vitals: { lcp: lcpOf(false) } }, before);
   }
   let during: { fromMinute: number; minutes: number; rate: number } | null = null;
   if (incident) {
@@ -120,6 +145,9 @@ export function simulateCanary({
   while (canarySessions < maxCanarySessions) {
     at += -Math.log(1 - rng()) * secondsPerSession * 1000;
     while (at >= nextTick) {
+      for (let i = 0; i < (forger?.perLook ?? 0); i += 1) {
+        record({ remote: REMOTE, release: CANARY, channel: 'canary', outcome: forger?.outcome }, nextTick - 1, 'forger');
+      }
       figures.prune(nextTick);
       const [decision] = assess(figures, rollout, { ...guard, now: nextTick });
       if (!decision) throw new Error('the guard assessed no canary');
@@ -144,7 +172,7 @@ export function simulateCanary({
       outcome,
       vitals: { lcp: lcpOf(onCanary) },
     };
-    figures.record([report], at);
+    record(report, at);
   }
   return { rolledBack: false, canarySessions, waited };
 }
@@ -170,7 +198,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   const sessionsAtRollback: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     const share = minShare + (maxShare - minShare) * rng();
-    const result = simulateCanary({ ...canary, share, rng: mulberry32(seed * 1_000_003 + run) });
+    const result = simulateCanary({ ...canary, share, rng: mulberry32(seed * 1_000_003 + run), networkRng: mulberry32(seed * 1_000_033 + run) });
     const band = perBand[maxShare > minShare ? Math.min(bands - 1, Math.floor(((share - minShare) / (maxShare - minShare)) * bands)) : 0];
     if (!band) throw new Error(`no band for the share ${share}`);
     band.runs += 1;
@@ -204,8 +232,13 @@ const SCENARIOS = {
   incidentAnySecond: { seed: 5, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400, incident: { fromMinute: [2, 3], minutes: 2, rate: 0.2 } },
   incidentOnYoung: { seed: 6, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400, incident: { fromMinute: [0, 1], minutes: 2, rate: 0.2 } },
   quiet: { seed: 5, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400 },
-  // A canary whose page chunk is missing: every session fails.
+  // A canary whose page chunk is missing: every session fails; its members from many networks, or from 3.
   broken: { seed: 7, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100, within: 8 },
+  brokenThreeNetworks: { seed: 8, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100, within: 15, canaryNetworks: 3 },
+  // One network forging: failures of a healthy canary, or `loaded` for one failing every session
+  // met by members of 3 networks (as many as its cap lets count, before every look of the guard).
+  forgedFailures: { seed: 9, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 400, forger: { outcome: 'fell-back', perLook: 10 } },
+  forgedLoaded: { seed: 10, canaryRate: 1, stableRate: 0.005, maxCanarySessions: 100, within: 15, canaryNetworks: 3, forger: { outcome: 'loaded', perLook: 10 } },
 } satisfies Record<string, SimulateOptions & { seed: number }>;
 
 export type ScenarioName = keyof typeof SCENARIOS;
@@ -275,7 +308,7 @@ export function knownRatePower({
 const percent = (rate: number) => `${(100 * rate).toFixed(1)} %`;
 
 function print(results: ReturnType<typeof scenarios>) {
-  const { healthy, failing, failingAt10, incident, incidentAnySecond, incidentOnYoung, quiet, broken, slowLcp } = results;
+  const { healthy, failing, failingAt10, incident, incidentAnySecond, incidentOnYoung, quiet, broken, brokenThreeNetworks, forgedFailures, forgedLoaded, slowLcp } = results;
   console.log(`healthy canaries (0.5 % vs 0.5 %, share 10–50 %, up to 1,000 canary sessions each), ${healthy.runs} runs:`);
   console.log(`  rolled back: ${percent(healthy.rolledBack)} (of which on LCP ${percent(healthy.byLcp)})`);
   console.log(`failing canaries (5 % vs 0.5 %, share 10–50 %), ${failing.runs} runs:`);
@@ -297,6 +330,11 @@ function print(results: ReturnType<typeof scenarios>) {
   console.log(`canaries failing every session (share 10–50 %), ${broken.runs} runs: rolled back ${percent(broken.rolledBack)}, ` +
     `at the guard's first look after the ${FAILURE_TEST.minCanaryFailures}th failed session ${percent(broken.rolledBack - broken.late)}`);
   console.log(`  canary sessions before the rollback: median ${broken.sessions.median}, 95th percentile ${broken.sessions.p95}`);
+  const three = brokenThreeNetworks;
+  console.log(`  its members from 3 networks: rolled back ${percent(three.rolledBack)}, within 15 sessions ${percent(three.within)}; median ${three.sessions.median}, 95th percentile ${three.sessions.p95}`);
+  console.log(`one network forging at its cap, ${forgedFailures.runs} runs each:`);
+  console.log(`  failures of a healthy canary (400 sessions): rolled back ${percent(forgedFailures.rolledBack)}`);
+  console.log(`  loaded for a canary failing every session, its members from 3 networks: rolled back ${percent(forgedLoaded.rolledBack)}, within 15 sessions ${percent(forgedLoaded.within)}; median ${forgedLoaded.sessions.median}, 95th percentile ${forgedLoaded.sessions.p95}`);
   console.log(`slow canaries (same failure rate, LCP ×1.5), ${slowLcp.runs} runs: rolled back within 1,000 sessions ${percent(slowLcp.rolledBack)}`);
 }
 

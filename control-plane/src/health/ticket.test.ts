@@ -16,6 +16,7 @@ import {
   verifyTicket,
   type Ticket,
 } from './ticket.ts';
+import { networkOf, networkTag } from './network.ts';
 import type { Report } from './reports.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
@@ -29,7 +30,10 @@ const releases = [
   { remote: 'remote-browse', version: '2.0.1', channel: 'stable' },
 ];
 const canary = { remote: 'remote-title', release: '1.4.0', channel: 'canary' } as const;
-const ticketAt = (now = T0, options: { pageLoad?: string; device?: string | null } = {}) => issueTicket({ secrets, releases, device: deviceTag(secrets, 'bucket-7f3a'), now, ...options });
+// The network tag of the client the ticket was issued to (network.ts networkTag()).
+const NETWORK = networkTag(secrets, networkOf('203.0.113.9'));
+const ticketAt = (now = T0, options: { pageLoad?: string; device?: string | null } = {}) =>
+  issueTicket({ secrets, releases, device: deviceTag(secrets, 'bucket-7f3a'), network: NETWORK, now, ...options });
 const verified = (ticket: string, now = T0): Ticket => {
   const result = verifyTicket(ticket, { secrets, now });
   assert.equal(result.ok, true, result.reason);
@@ -42,7 +46,7 @@ const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 describe('the signature', () => {
   it('verifies a ticket the server issued, giving back its page load, device and releases', () => {
     const ticket = verified(ticketAt(T0, { pageLoad: 'page-load-0000000001' }));
-    assert.deepEqual(ticket, { pageLoad: 'page-load-0000000001', issuedAt: T0, device: deviceTag(secrets, 'bucket-7f3a'), releases });
+    assert.deepEqual(ticket, { pageLoad: 'page-load-0000000001', issuedAt: T0, device: deviceTag(secrets, 'bucket-7f3a'), network: NETWORK, releases });
   });
 
   it('refuses a ticket signed with another key, or with its payload or signature changed', () => {
@@ -74,11 +78,13 @@ describe('the signature', () => {
     for (const value of [undefined, 42, '', 'abc', 'a.b.c', 'a b.c', `${'a'.repeat(TICKET.maxLength)}.b`]) {
       assert.deepEqual(verifyTicket(value, { secrets, now: T0 }), { ok: false, reason: 'malformed' }, String(value).slice(0, 20));
     }
-    const good = { v: 1, id: 'page-load-0000000001', at: T0, d: null, r: [['remote-title', '1.4.0', 'canary']] };
+    const good = { v: 2, id: 'page-load-0000000001', at: T0, d: null, n: NETWORK, r: [['remote-title', '1.4.0', 'canary']] };
     assert.equal(verifyTicket(signed(encode(good)), { secrets, now: T0 }).ok, true);
     const bad = [
       Buffer.from('not json').toString('base64url'),
-      encode({ ...good, v: 2 }),
+      encode({ ...good, v: 1 }),
+      encode({ ...good, n: undefined }),
+      encode({ ...good, n: '203.0.113.0/24' }),
       encode({ ...good, id: 'short' }),
       encode({ ...good, at: String(T0) }),
       encode({ ...good, d: 42 }),
@@ -89,11 +95,11 @@ describe('the signature', () => {
     for (const payload of bad) assert.equal(verifyTicket(signed(payload), { secrets, now: T0 }).reason, 'malformed', payload);
   });
 
-  it('holds nothing but the page load, the time, a keyed hash of the device and the releases: no member id, email or URL', () => {
+  it('holds nothing but the page load, the time, keyed hashes of the device and the network, and the releases: no member id, address, email or URL', () => {
     const [payload = ''] = ticketAt().split('.');
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    assert.deepEqual(Object.keys(decoded), ['v', 'id', 'at', 'd', 'r']);
-    assert.doesNotMatch(Buffer.from(payload, 'base64url').toString(), /bucket-7f3a/);
+    assert.deepEqual(Object.keys(decoded), ['v', 'id', 'at', 'd', 'n', 'r']);
+    assert.doesNotMatch(Buffer.from(payload, 'base64url').toString(), /bucket-7f3a|203\.0\.113/);
   });
 
   it('names at most 16 releases', () => {
@@ -198,14 +204,14 @@ describe('the per-device cap', () => {
     assert.equal(devices.take(verified(ticketAt()), { ...canary, outcome: 'fell-back' }, T0 + DEVICE_CAP.windowMs), true);
   });
 
-  it('tells devices apart by their bucket id; a page load without one is its own device', () => {
+  it('tells devices apart by their bucket id; page loads without one share one device’s cap', () => {
     const devices = createDeviceCounter({ cap: 1 });
     const of = (bucketId: string | null) => verified(issueTicket({ secrets, releases, device: deviceTag(secrets, bucketId), now: T0 }));
     assert.equal(devices.take(of('bucket-a'), { ...canary, outcome: 'loaded' }, T0), true);
     assert.equal(devices.take(of('bucket-a'), { ...canary, outcome: 'loaded' }, T0), false);
     assert.equal(devices.take(of('bucket-b'), { ...canary, outcome: 'loaded' }, T0), true);
     assert.equal(devices.take(of(null), { ...canary, outcome: 'loaded' }, T0), true);
-    assert.equal(devices.take(of(null), { ...canary, outcome: 'loaded' }, T0), true);
+    assert.equal(devices.take(of(null), { ...canary, outcome: 'loaded' }, T0), false);
     assert.equal(deviceTag(secrets, 'bucket-a'), deviceTag(secrets, 'bucket-a'));
     assert.notEqual(deviceTag(secrets, 'bucket-a'), deviceTag(otherSecrets, 'bucket-a'));
   });

@@ -32,6 +32,8 @@ export interface Ticket {
   pageLoad: string;
   issuedAt: number;
   device: string | null;
+  /** networkTag() of the client network the ticket was issued to: its batches must come from there. */
+  network: string;
   releases: TicketRelease[];
 }
 
@@ -64,6 +66,7 @@ export const TICKET = Object.freeze({
 });
 
 export const DEVICE_CAP = Object.freeze({ sessions: 5, windowMs: 60 * 60_000 });
+const NO_DEVICE = '-no-device-';
 
 const SECRET_VARIABLE = 'NETNET_TICKET_SECRET';
 const PREVIOUS_SECRET_VARIABLE = 'NETNET_TICKET_SECRET_PREVIOUS';
@@ -110,12 +113,14 @@ export function issueTicket({
   secrets,
   releases,
   device = null,
+  network = '',
   now = Date.now(),
   pageLoad = randomBytes(16).toString('base64url'),
 }: {
   secrets: Buffer[];
   releases: TicketRelease[];
   device?: string | null;
+  network?: string;
   now?: number;
   pageLoad?: string;
 }): string {
@@ -123,7 +128,7 @@ export function issueTicket({
   if (!secret) throw new Error('a ticket needs a secret (ticketSecrets())');
   if (releases.length === 0 || releases.length > TICKET.maxReleases) throw new Error(`a ticket names 1 to ${TICKET.maxReleases} releases`);
   const payload = Buffer.from(
-    JSON.stringify({ v: 1, id: pageLoad, at: now, d: device, r: releases.map(({ remote, version, channel }) => [remote, version, channel]) }),
+    JSON.stringify({ v: 2, id: pageLoad, at: now, d: device, n: network, r: releases.map(({ remote, version, channel }) => [remote, version, channel]) }),
   ).toString('base64url');
   const ticket = `${payload}.${hmac(secret, payload).toString('base64url')}`;
   if (ticket.length > TICKET.maxLength) throw new Error(`a ticket over ${TICKET.maxLength} characters would be refused`);
@@ -132,6 +137,7 @@ export function issueTicket({
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const ID = /^[A-Za-z0-9_-]{16,64}$/;
+const NETWORK = /^[A-Za-z0-9_-]{16}$/;
 
 function signedBy(secrets: Buffer[], payload: string, signature: Buffer): boolean {
   let found = false;
@@ -153,12 +159,13 @@ function parsePayload(payload: string): Ticket | null {
   } catch {
     return null;
   }
-  const { v, id, at, d, r } = (value ?? {}) as Record<string, unknown>;
-  if (v !== 1 || typeof id !== 'string' || !ID.test(id) || typeof at !== 'number' || !Number.isSafeInteger(at)) return null;
+  const { v, id, at, d, n, r } = (value ?? {}) as Record<string, unknown>;
+  if (typeof n !== 'string' || (n !== '' && !NETWORK.test(n))) return null;
+  if (v !== 2 || typeof id !== 'string' || !ID.test(id) || typeof at !== 'number' || !Number.isSafeInteger(at)) return null;
   if (d !== null && (typeof d !== 'string' || !ID.test(d))) return null;
   if (!Array.isArray(r) || r.length === 0 || r.length > TICKET.maxReleases) return null;
   if (!r.every(isNamedRelease)) return null;
-  return { pageLoad: id, issuedAt: at, device: d, releases: r.map(([remote, version, channel]) => ({ remote, version, channel })) };
+  return { pageLoad: id, issuedAt: at, device: d, network: n, releases: r.map(([remote, version, channel]) => ({ remote, version, channel })) };
 }
 
 /** Checks a ticket, as the report's batch carried it: its signature (timing-safe, against every secret), then its age. */
@@ -201,6 +208,10 @@ const WAS_LOADED = 2;
 const LATE_FAILURE = 4;
 const VITAL_BITS: Record<string, number> = { lcp: 8, inp: 16, cls: 32 };
 const FLAGS = 64;
+// Per page load and remote (contradicts()): which way its reports moved the releases.
+const OTHER_LOADED = 1;
+const OTHER_FAILED = 2;
+const STABLE_FAILED = 4;
 const pack = (expiresMs: number, flags: number) => Math.ceil(expiresMs / 1000) * FLAGS + flags;
 const expiresOf = (entry: number) => Math.floor(entry / FLAGS) * 1000;
 const flagsOf = (entry: number) => entry % FLAGS;
@@ -261,6 +272,38 @@ export function createPageLoadMemo({ maxEntries = 1_000_000, maxAgeMs = TICKET.m
       entries.set(key, pack(expiresOf(entry), flags));
       return Object.keys(counted).length > 0 ? counted : null;
     },
+    /**
+     * One report, one release: per remote a page load uses the release it was given, or the
+     * stable after that one fell back. So a page load whose canary (or pin) loaded and was never
+     * reported failing used no stable of that remote, and a report of its stable failing is a
+     * lie meant to shield the canary (it would make the stable look worse and the canary better
+     * in one go). True when this batch, with what the page load reported before, says both: the
+     * batch is then refused whole and nothing of it remembered. Otherwise what it says is kept.
+     */
+    contradicts(ticket: Ticket, reports: readonly Reported[], now = Date.now()): boolean {
+      const states = new Map<string, { key: string; entry: number | undefined; flags: number }>();
+      for (const report of reports) {
+        if (report.outcome === undefined) continue;
+        const key = `${ticket.pageLoad.slice(0, 12)}${report.remote.slice(7, 9)}#`;
+        let state = states.get(key);
+        if (!state) {
+          const entry = entries.get(key);
+          state = { key, entry, flags: entry === undefined ? 0 : flagsOf(entry) };
+          states.set(key, state);
+        }
+        const failed = report.outcome !== 'loaded';
+        if (report.channel === 'stable') state.flags |= failed ? STABLE_FAILED : 0;
+        else if (failed) state.flags = (state.flags | OTHER_FAILED) & ~OTHER_LOADED;
+        else if (!(state.flags & OTHER_FAILED)) state.flags |= OTHER_LOADED;
+      }
+      const both = OTHER_LOADED | STABLE_FAILED;
+      if ([...states.values()].some(({ flags }) => (flags & both) === both)) return true;
+      for (const { key, entry, flags } of states.values()) {
+        if (entry === undefined && entries.size >= maxEntries) prune(now);
+        entries.set(key, pack(entry === undefined ? ticket.issuedAt + maxAgeMs + TICKET.skewMs : expiresOf(entry), flags));
+      }
+      return false;
+    },
   };
 }
 
@@ -302,9 +345,8 @@ export function createDeviceCounter({
         const suffix = `\0${current}`;
         for (const key of counts.keys()) if (!key.endsWith(suffix)) counts.delete(key);
       }
-      // A page load without a device is its own: the page-load memo already counts it once.
-      if (ticket.device === null) return true;
-      const key = deviceKey(ticket.device, report, now, windowMs);
+      // Tickets without a device share one device's cap: no device is no way around it.
+      const key = deviceKey(ticket.device ?? NO_DEVICE, report, now, windowMs);
       const counted = counts.get(key) ?? 0;
       if (sessionsAllowed({ counted, cap }) === 0) return false;
       if (!counts.has(key) && counts.size >= maxEntries) return false;

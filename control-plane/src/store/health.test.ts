@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
-import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
+import { createFigures, failingNetworks, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
+import { NETWORK_RULES } from '../health/network.ts';
 import { OUTCOMES, type Channel } from '../health/reports.ts';
 import type { Store } from './database.ts';
 import { createHealthStore, pruneHealth, readFigures, type HealthStore } from './health.ts';
@@ -67,7 +68,7 @@ function counting(pool: pg.Pool): Store & { writes: number } {
     writes: 0,
     connect: () => pool.connect(),
     query(text: string, values?: unknown[]) {
-      if (text.trimStart().startsWith('INSERT INTO health_counts')) through.writes += 1;
+      if (text.includes('INSERT INTO health_counts')) through.writes += 1;
       return pool.query(text, values);
     },
   };
@@ -199,6 +200,28 @@ describe('release health store', { timeout: 120_000 }, () => {
     await appended;
     assert.deepEqual(await stored(), expected([{ reports: batchOf(1), at: atOf(1) }]));
     await assert.rejects(store.append(batchOf(2), atOf(2)), /closed/);
+  });
+
+  it('counts each network at most its cap of sessions per release and hour, whichever instance a batch reaches', async () => {
+    const [first, second] = [open(), open()];
+    const canary = (outcome: Counted['outcome']): Counted => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome });
+    const at = T0 + 5 * MINUTE_MS;
+    // One network floods both instances at once; two others send a few failures each.
+    const flood = Array.from({ length: 60 }, (_, n) => (n % 2 ? first : second).append([canary('loaded')], at + n, 'network-a'));
+    const few = ['network-b', 'network-c'].flatMap((network) => Array.from({ length: 3 }, (_, n) => first.append([canary('fell-back')], at + n, network)));
+    const counted = (await Promise.all([...flood, ...few])).map((reports) => reports.length);
+    assert.equal(
+      counted.slice(0, 60).reduce((a, b) => a + b, 0),
+      NETWORK_RULES.sessionsPerHour,
+    );
+    assert.deepEqual(counted.slice(60), [1, 1, 1, 1, 1, 1]);
+    const figures = await readFigures(db, environment, { now: NOW });
+    const series = figures.series('remote-title', '1.4.0', 'canary');
+    assert.equal(series?.totals.sessions, NETWORK_RULES.sessionsPerHour + 6);
+    assert.equal(failingNetworks(series), 2);
+    // Vitals-only reports have a cap of their own, and the next hour counts again.
+    assert.equal((await first.append([{ remote: 'remote-title', release: '1.4.0', channel: 'canary', vitals: { lcp: 900 } }], at, 'network-a')).length, 1);
+    assert.equal((await second.append([canary('loaded')], at + 60 * 60_000, 'network-a')).length, 1);
   });
 
   it('reads only the window ending now, and keeps each environment apart', async () => {

@@ -19,13 +19,11 @@ const HEAD_START_MS = 1500;
  */
 export async function boot(server: ServerState | null = null): Promise<void> {
   let config;
-  let ticket: string | undefined;
   if (server) {
     config = server.config;
     setRuntimeConfig(config);
     registerRollout(parseRemoteMap(server.map), { chosen: server.chosen });
     seedCatalogueCache(server.catalogue);
-    ticket = server.ticket;
   } else {
     const [loaded, remoteMap] = await Promise.all([
       loadRuntimeConfig(takeRuntimeDocument('config')),
@@ -33,7 +31,6 @@ export async function boot(server: ServerState | null = null): Promise<void> {
     ]);
     config = loaded;
     registerRollout(remoteMap);
-    ticket = remoteMap.ticket;
   }
 
   // Work the first page doesn't need (Firebase when a hint answered, other remotes) waits until
@@ -57,7 +54,7 @@ export async function boot(server: ServerState | null = null): Promise<void> {
     () =>
       void import(/* webpackChunkName: "release-health" */ '../health/startHealth').then(
         ({ startHealth }) => {
-          startHealth({ firstRemote, ticket });
+          startHealth({ firstRemote });
         },
         () => {},
       ),

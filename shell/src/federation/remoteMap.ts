@@ -1,5 +1,4 @@
 import { isLoopbackOrigin } from '@netnet/shared/dev-pin/origin';
-import { qaTokenHeaders } from '../rollout/qaToken';
 import { remoteNames, type RemoteName } from './remotes';
 import { SRI } from './integrity';
 import { isVersion } from './version';
@@ -147,7 +146,7 @@ export function parseRemoteMap(value: unknown): RemoteMap {
 export async function fetchRemoteMap(source: string | Promise<Response> = '/remotes.json'): Promise<RemoteMap> {
   let response: Response;
   try {
-    response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache', headers: qaTokenHeaders() }) : source);
+    response = await (typeof source === 'string' ? fetch(source, { cache: 'no-cache' }) : source);
   } catch {
     throw new RemoteMapError('The map of Netnet’s parts could not be reached.');
   }

@@ -7,6 +7,7 @@ import type { HealthReport } from './reports';
 // session not counted, never something the member sees: nothing here throws.
 
 const REPORTS_PATH = '/health/reports';
+const TICKET_PATH = '/health/ticket';
 // The front door sends every batch of one ticket to the same server, which counts each page load
 // once: it routes by this key, the ticket's last characters (control-plane/src/health/collector.ts).
 const reportsUrl = (ticket?: string) => (ticket === undefined ? REPORTS_PATH : `${REPORTS_PATH}?k=${encodeURIComponent(ticket.slice(-16))}`);
@@ -68,4 +69,22 @@ function post(url: string, body: string): void {
 /** Sends reports now, with the page's ticket, in as many batches as the collector's limits need. */
 export function sendReports(reports: readonly HealthReport[], ticket?: string): void {
   for (const body of bodiesFor(reports, ticket)) post(reportsUrl(ticket), body);
+}
+
+/**
+ * This page load's ticket, asked of the site's server once the page runs (its device cookie set):
+ * the server hands none out with the HTML or the map, so a report costs a page that ran. undefined
+ * when the server gives none (or cannot be asked): then nothing is sent.
+ */
+export async function requestTicket(): Promise<string | undefined> {
+  const request = fetchOf();
+  if (!request) return undefined;
+  try {
+    const response = await request(TICKET_PATH, { method: 'POST', credentials: 'same-origin', cache: 'no-store' });
+    if (response.status !== 200) return undefined;
+    const { ticket } = (await response.json()) as { ticket?: unknown };
+    return typeof ticket === 'string' && ticket.length <= limits.maxTicketLength ? ticket : undefined;
+  } catch {
+    return undefined;
+  }
 }

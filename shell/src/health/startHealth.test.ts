@@ -118,7 +118,7 @@ it('sends nothing before it starts, then everything that happened before it', as
   expect(mockVitalsLoaded).toBe(false);
 
   setVisibility('visible');
-  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: async () => TICKET });
   await jest.advanceTimersByTimeAsync(1900);
   expect(sendBeacon).not.toHaveBeenCalled();
   await afterSettling();
@@ -134,7 +134,7 @@ it('sends nothing before it starts, then everything that happened before it', as
 });
 
 it('reports a remote loaded later, once the federation runtime says so', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: async () => TICKET });
   await afterSettling();
   expect(sendBeacon).not.toHaveBeenCalled();
   loaded('remote-title', '1.4.0', 'override');
@@ -149,7 +149,7 @@ it('reports a remote loaded later, once the federation runtime says so', async (
 });
 
 it('reports a canary that falls back after it started, and the stable that served', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: async () => TICKET });
   fellBack('remote-search', { version: '2.0.0-rc.1', channel: 'override' }, '1.9.0');
   loaded('remote-search', '1.9.0', 'stable');
   mockPlugins[0]!.afterLoadRemote!();
@@ -159,7 +159,7 @@ it('reports a canary that falls back after it started, and the stable that serve
 
 it('a render error replaces loaded before the report goes out; after it, it is one more failed session', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   areas.reportAreaError('remote-title', new TypeError('cannot read properties of undefined'), { loading: false });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'boundary-error')]]);
@@ -175,14 +175,14 @@ it('a render error replaces loaded before the report goes out; after it, it is o
 
 it('a page file that fails to load is a failed release, not a render error', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   areas.reportAreaError('remote-title', Object.assign(new Error('Loading chunk 823 failed.'), { name: 'ChunkLoadError' }), { loading: false });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'failed')]]);
 });
 
 it('an area failure in a remote the map does not list is no release’s', async () => {
-  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: async () => TICKET });
   areas.reportAreaError('remote-auth', new Error('down'), { loading: true });
   await afterSettling();
   expect(sendBeacon).not.toHaveBeenCalled();
@@ -191,7 +191,7 @@ it('an area failure in a remote the map does not list is no release’s', async 
 it('blames an uncaught error on the release whose files threw it, and no other error on anyone', async () => {
   loaded('remote-title', '1.4.0', 'canary');
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: async () => TICKET });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'loaded'), report('remote-browse', '2.0.0', 'stable', 'loaded')]]);
 
@@ -212,7 +212,7 @@ it('blames an uncaught error on the release whose files threw it, and no other e
 
 it('an uncaught error before the report went out replaces loaded', async () => {
   loaded('remote-title', '1.4.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   window.dispatchEvent(new ErrorEvent('error', { message: 'x', filename: `${CDN}/remote-title/1.4.0/823.abc.js` }));
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.4.0', 'canary', 'uncaught-error')]]);
@@ -220,7 +220,9 @@ it('an uncaught error before the report went out replaces loaded', async () => {
 
 it('sends at once when the page is hidden, and on pagehide', async () => {
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: async () => TICKET });
+  // The ticket's answer first: until then nothing can go.
+  await jest.advanceTimersByTimeAsync(0);
   setVisibility('hidden');
   expect(beacons()).toEqual([[report('remote-browse', '2.0.0', 'stable', 'loaded')]]);
 
@@ -236,7 +238,7 @@ it('sends the first page’s vitals as samples of its release when web-vitals re
   fellBack('remote-title', { version: '1.4.0', channel: 'canary' }, '1.3.0');
   loaded('remote-title', '1.3.0', 'stable');
   loaded('remote-browse', '2.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   await afterSettling();
   expect(sendBeacon).toHaveBeenCalledTimes(1);
 
@@ -256,7 +258,7 @@ it('sends the first page’s vitals as samples of its release when web-vitals re
 });
 
 it('sends no vitals for a first page whose remote never loaded', async () => {
-  stop = startHealth({ firstRemote: 'remote-search', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-search', ticket: async () => TICKET });
   await jest.advanceTimersByTimeAsync(0);
   mockVitals.lcp!({ value: 900 });
   setVisibility('hidden');
@@ -266,7 +268,7 @@ it('sends no vitals for a first page whose remote never loaded', async () => {
 });
 
 it('splits a long queue into batches of 50', async () => {
-  stop = startHealth({ firstRemote: 'remote-browse', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: async () => TICKET });
   for (let minor = 0; minor < 60; minor += 1) {
     loaded('remote-browse', `2.${minor}.0`, 'canary');
     mockPlugins[0]!.afterLoadRemote!();
@@ -280,7 +282,7 @@ it('uses fetch with keepalive when the browser declines the beacon', async () =>
   const fetch = jest.fn(async (_url: string, _init: RequestInit) => ({ ok: true }));
   Object.defineProperty(globalThis, 'fetch', { value: fetch, configurable: true, writable: true });
   loaded('remote-auth', '1.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: async () => TICKET });
   await afterSettling();
   expect(fetch).toHaveBeenCalledWith('/health/reports?k=0123456789abcdef', expect.objectContaining({ method: 'POST', keepalive: true, headers: { 'Content-Type': 'text/plain' } }));
   expect(JSON.parse(fetch.mock.calls[0]![1].body as string)).toEqual({ ticket: TICKET, reports: [report('remote-auth', '1.0.0', 'stable', 'loaded')] });
@@ -289,7 +291,7 @@ it('uses fetch with keepalive when the browser declines the beacon', async () =>
 it('does nothing at all where neither a beacon nor fetch exists', async () => {
   delete (navigator as any).sendBeacon;
   loaded('remote-auth', '1.0.0', 'stable');
-  stop = startHealth({ firstRemote: 'remote-auth', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-auth', ticket: async () => TICKET });
   await afterSettling();
   expect(mockPlugins).toHaveLength(0);
   expect(mockVitalsLoaded).toBe(false);
@@ -301,7 +303,7 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   loaded('remote-browse', '2.0.0', 'canary');
   status.recordRemote('remote-search', { version: '3.0.0', channel: 'stable', entry: entry('remote-search', '3.0.0'), bucket: 12, state: 'chosen' });
   areas.reportAreaError('remote-search', new Error('down'), { loading: true });
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   window.dispatchEvent(new ErrorEvent('error', { message: 'x', filename: `${CDN}/remote-browse/2.0.0/1.js` }));
   await afterSettling();
   mockVitals.lcp!({ value: 2400 });
@@ -324,9 +326,9 @@ it('sends only what the collector’s own schema accepts: no other field, ever',
   expect(parsed.map((result: { reports: unknown[] }) => result.reports)).toEqual(bodies.map((body) => JSON.parse(body).reports));
 });
 
-it('sends nothing without the page’s ticket (a map from the browser’s own copy): nothing would count', async () => {
+it('sends nothing when the server gives the running page no ticket: nothing would count', async () => {
   loaded('remote-browse', '2.1.0', 'canary');
-  stop = startHealth({ firstRemote: 'remote-browse' });
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: async () => undefined });
   setVisibility('hidden');
   window.dispatchEvent(new Event('pagehide'));
   await afterSettling();
@@ -342,7 +344,21 @@ it('leaves out a fallback the server counted itself, and reports the stable that
     state: 'loaded',
     fellBackFrom: { version: '1.4.0', channel: 'canary', reason: 'on the server: it threw', counted: true },
   });
-  stop = startHealth({ firstRemote: 'remote-title', ticket: TICKET });
+  stop = startHealth({ firstRemote: 'remote-title', ticket: async () => TICKET });
   await afterSettling();
   expect(beacons()).toEqual([[report('remote-title', '1.3.0', 'stable', 'loaded')]]);
+});
+
+it('asks for its ticket once, with the device cookie set, and holds outcomes until it arrives', async () => {
+  let give: (ticket: string) => void = () => {};
+  const ask = jest.fn(() => new Promise<string>((resolve) => (give = resolve)));
+  loaded('remote-browse', '2.1.0', 'canary');
+  stop = startHealth({ firstRemote: 'remote-browse', ticket: ask });
+  expect(document.cookie).toMatch(/netnet-device=/);
+  await afterSettling();
+  expect(sendBeacon).not.toHaveBeenCalled();
+  give(TICKET);
+  await afterSettling();
+  expect(beacons()).toEqual([[report('remote-browse', '2.1.0', 'canary', 'loaded')]]);
+  expect(ask).toHaveBeenCalledTimes(1);
 });

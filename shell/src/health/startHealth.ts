@@ -5,7 +5,8 @@ import type { RemoteName } from '../federation/remotes';
 import type { CanaryFallback } from '../federation/rolloutPlugin';
 import { getRolloutStatus, type RemoteStatus } from '../rollout/rolloutStatus';
 import { attribute, releaseBase, scriptUrlsOf, type LoadedRelease } from './attribution';
-import { canSend, sendReports } from './beacon';
+import { deviceId } from '../rollout/identity';
+import { canSend, requestTicket, sendReports } from './beacon';
 import { createSessions, type Outcome, type ReleaseRef, type VitalName } from './reports';
 import { startVitals } from './vitals';
 
@@ -21,8 +22,8 @@ const SETTLE_DELAY_MS = 2000;
 interface HealthOptions {
   /** The remote whose page was the document's first: its LCP, and so the page's vitals, are its. */
   firstRemote: RemoteName;
-  /** The page's ticket from the server (its state or /remotes.json): without it no report counts. */
-  ticket?: string | undefined;
+  /** Asks the server for this page load's ticket (beacon.ts requestTicket): without one nothing is sent. */
+  ticket?: () => Promise<string | undefined>;
 }
 
 /** Nothing here may reach the member: a failure of the reports only loses reports. */
@@ -37,9 +38,12 @@ const safely =
   };
 
 /** Starts the reports for this document; returns the teardown (for tests: a page never stops them). */
-export function startHealth({ firstRemote, ticket }: HealthOptions): () => void {
-  // Without a ticket (a map from the browser's last good copy) nothing sent would count.
-  if (!canSend() || ticket === undefined) return () => {};
+export function startHealth({ firstRemote, ticket: askTicket = requestTicket }: HealthOptions): () => void {
+  if (!canSend()) return () => {};
+  // The ticket is bound to this browser's device cookie: a signed-in member's page may not have
+  // needed it for bucketing, so it is made now if missing.
+  safely(deviceId)();
+  let ticket: string | undefined;
   const sessions = createSessions();
   // Every release this page has loaded, by folder: an uncaught error from its files is its failure.
   const loaded = new Map<string, LoadedRelease>();
@@ -68,7 +72,8 @@ export function startHealth({ firstRemote, ticket }: HealthOptions): () => void 
   };
 
   const flush = safely(() => {
-    if (stopped) return;
+    // Until the ticket is here, outcomes wait (without one they never go: nothing would count).
+    if (stopped || ticket === undefined) return;
     sync();
     const reports = sessions.take();
     if (reports.length > 0) sendReports(reports, ticket);
@@ -117,6 +122,14 @@ export function startHealth({ firstRemote, ticket }: HealthOptions): () => void 
   const onVisibility = () => {
     if (document.visibilityState === 'hidden') flush();
   };
+
+  void askTicket().then(
+    (given) => {
+      ticket = given;
+      if (given !== undefined && !stopped) changed();
+    },
+    () => {},
+  );
 
   // What happened before this module started: the first page's remote loading, falling back or failing.
   const before = sync();

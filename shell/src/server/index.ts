@@ -59,7 +59,7 @@ export interface PageServerOptions {
    * Counts a canary or pin that failed on the server by its own fault as a fell-back session of
    * that release: the server saw it, so the page need not (and cannot) say so.
    */
-  onServerFallback?: (release: TicketRelease, identity: TicketIdentity) => void;
+  onServerFallback?: (release: TicketRelease, identity: TicketIdentity, req: IncomingMessage) => void;
 }
 
 /** What the server in front knows about a request that its headers alone cannot be trusted for (scripts/serve.mjs). */
@@ -237,7 +237,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       }
       if (area && area.choice !== first && fault !== null) {
         fellBackFrom = { version: first.version, channel: first.channel, reason: `on the server: ${fault}`, ...(onServerFallback && { counted: true as const }) };
-        onServerFallback?.({ remote: entry.remote, version: first.version, channel: first.channel }, { member, device });
+        onServerFallback?.({ remote: entry.remote, version: first.version, channel: first.channel }, { member, device }, req);
       }
     }
     async function tryRelease(choice: Choice): Promise<Area | null> {

@@ -1,0 +1,233 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Request } from '@playwright/test';
+import { expect } from '../support/test';
+import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
+import { copyBuildAs } from '../support/buildCopy.mjs';
+import { deployCli } from '../support/deployCli';
+import { forge, type ForgerTally } from '../support/forger';
+import { forwardFromNetwork, type NetworkForwarder } from '../support/networks';
+import { testWithShell } from '../support/specShell';
+import { metricsOf, sumOf } from '../support/cluster';
+
+// Release health against a forger, through the shell's server as `npm start` runs it (its guard
+// every 5 s): one client network (250 addresses of 127.66.0.0/24, a made-up device cookie per
+// page load) asking for tickets and reporting what it likes, while real Chromium visitors from
+// three other networks use the site beside it (docs/architecture.md, "Release health"). Evidence
+// counts by network: the forger neither rolls back a healthy canary nor keeps a broken one.
+
+const root = resolve(__dirname, '../..');
+const site = require('../../scripts/site.cjs') as { deployDir(): string };
+const REMOTE = 'remote-auth';
+const run = Date.now().toString(36);
+// A major of their own: the other specs publish remote-auth releases as 2.x, 3.x and 4.x of their run.
+const STABLE = `5.0.0-e2e.${run}`;
+const BROKEN = `5.1.0-e2e.${run}`;
+const HEALTHY = `5.2.0-e2e.${run}`;
+const ENVIRONMENT = `e2e-forgery-${run}`;
+const deployDir = site.deployDir();
+const TAGLINE = 'Unlimited movies, TV shows, and more.';
+const FORGER_NETWORK = 66;
+const HONEST_NETWORKS = [11, 12, 13];
+
+const test = testWithShell(ENVIRONMENT, { guard: {} });
+test.describe.configure({ mode: 'serial' });
+const cli = deployCli(ENVIRONMENT);
+let staging: string;
+let networks: NetworkForwarder[] = [];
+
+interface Rollout {
+  remotes: Record<string, { stable: string; canary?: { version: string; percent: number } }>;
+  guardHistory?: { remote: string; action: string; version: string; reason: string }[];
+}
+const rollout = async () => (await readMap<Rollout>(ENVIRONMENT))!;
+
+async function publish(version: string, { broken = false } = {}): Promise<void> {
+  const copy = join(staging, version);
+  copyBuildAs({ root, remote: REMOTE, version, copy, without: broken ? 'Landing' : undefined });
+  await cli('release', REMOTE, '--version', version, '--from', copy);
+}
+
+/** One new visitor on `/` from a network of its own: the page works and sends its reports; the release of remote-auth it met. */
+async function visit(browser: Browser, origin: string): Promise<{ version: string; fellBackFrom?: { version: string } }> {
+  const context = await browser.newContext({ baseURL: origin });
+  try {
+    const page = await context.newPage();
+    const sent = page.waitForRequest((request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/health/reports', { timeout: 30_000 });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+    await sent;
+    const status = await page.evaluate((remote) => (window as unknown as { 'netnet:remotes': Record<string, { version: string; fellBackFrom?: { version: string } }> })['netnet:remotes'][remote], REMOTE);
+    if (!status) throw new Error(`the page says nothing of ${REMOTE}`);
+    return status;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Honest visitors, round the three networks, `atOnce` at a time, until `until()`; the releases they met. */
+async function honestVisitors(browser: Browser, until: () => boolean, atOnce = 3) {
+  const met: { version: string; fellBackFrom?: { version: string } }[] = [];
+  let next = 0;
+  while (!until()) {
+    met.push(...(await Promise.all(Array.from({ length: atOnce }, () => visit(browser, networks[(next += 1) % networks.length]!.url)))));
+  }
+  return met;
+}
+
+const reportsCounted = async (baseURL: string, release: string, outcome: string) =>
+  sumOf(await metricsOf(baseURL), 'netnet_health_reports_total', { remote: REMOTE, release, outcome });
+
+const describeTally = (tally: ForgerTally) =>
+  `${tally.pages} maps, ${tally.tickets} tickets (${JSON.stringify(tally.ticketAnswers)}), report batches ${JSON.stringify(tally.reports)}`;
+
+test.beforeAll(async ({ specShell }) => {
+  staging = mkdtempSync(join(tmpdir(), 'netnet-forgery-'));
+  await publish(STABLE);
+  await publish(BROKEN, { broken: true });
+  await publish(HEALTHY);
+  await cli('rollout', 'stable', REMOTE, STABLE);
+  const port = Number(new URL(specShell.url).port);
+  networks = await Promise.all(HONEST_NETWORKS.map((network) => forwardFromNetwork(port, network)));
+});
+
+test.afterAll(async () => {
+  await Promise.all(networks.map((network) => network.close()));
+  for (const version of [STABLE, BROKEN, HEALTHY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
+  await forgetEnvironment(ENVIRONMENT);
+  await forgetReleases(REMOTE, [STABLE, BROKEN, HEALTHY]);
+  rmSync(staging, { recursive: true, force: true });
+  const folder = join(deployDir, REMOTE);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+});
+
+test('a QA link: the token moves into an HttpOnly cookie before the page loads anything; no request or log line carries it', async ({ browser, baseURL }) => {
+  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'Q'.repeat(43)}`;
+  const logged: string[] = [];
+  const methods = ['log', 'warn', 'error', 'info'] as const;
+  const originals = methods.map((method) => console[method]);
+  // The spec's shell runs in this process: every line it logs passes here.
+  methods.forEach((method, index) => {
+    console[method] = (...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+      originals[index]!.apply(console, args);
+    };
+  });
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    const requests: { url: string; referer: string }[] = [];
+    page.on('request', (request) => requests.push({ url: request.url(), referer: request.headers().referer ?? '' }));
+    await page.goto(`/?qa-token=${token}&remote.${REMOTE}=${STABLE}`);
+    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // The first request is the link itself; everything after it is the token's cookie's business.
+    const after = requests.slice(1);
+    expect(after.length).toBeGreaterThan(5);
+    expect(after.filter(({ url, referer }) => url.includes(token) || referer.includes(token))).toEqual([]);
+    expect(page.url()).not.toContain(token);
+    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toContain(token);
+    const cookie = (await context.cookies()).find((one) => one.name === 'netnet-qa');
+    expect(cookie).toMatchObject({ value: token, httpOnly: true });
+    expect(logged.filter((line) => line.includes(token))).toEqual([]);
+  } finally {
+    methods.forEach((method, index) => (console[method] = originals[index]!));
+    await context.close();
+  }
+});
+
+test('/metrics answers the operator on 127.0.0.1, and refuses another address and a forwarded request', async ({ baseURL }) => {
+  const { port } = new URL(baseURL!);
+  const status = (from: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/metrics', localAddress: from, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+    });
+  expect(await status('127.0.0.1')).toBe(200);
+  expect(await status('127.66.0.9')).toBe(403);
+  expect(await status('127.0.0.1', { 'X-Forwarded-For': '203.0.113.7' })).toBe(403);
+});
+
+test('one network reporting a healthy 10% canary’s every page load as fallen back does not roll it back', async ({ browser, baseURL }) => {
+  test.setTimeout(240_000);
+  await cli('rollout', 'canary', REMOTE, HEALTHY, '--percent', '10');
+  const seconds = 60;
+  const ends = Date.now() + seconds * 1000;
+  const [tally, met] = await Promise.all([
+    forge({
+      origin: baseURL!,
+      network: FORGER_NETWORK,
+      until: () => Date.now() > ends,
+      // Whatever the ticket names of the canary: fell back (the issue's forgery, one per page load).
+      reportsFor: (named) => {
+        const canary = named.find((release) => release.remote === REMOTE && release.channel === 'canary');
+        return canary ? [{ remote: REMOTE, release: canary.release, channel: 'canary', outcome: 'fell-back' }] : null;
+      },
+    }),
+    honestVisitors(browser, () => Date.now() > ends),
+  ]);
+  console.log(`forger, ${seconds} s: ${describeTally(tally)}; ${met.length} honest visitors from ${HONEST_NETWORKS.length} networks`);
+  expect(tally.reports[204] ?? 0, 'forged batches the collector took').toBeGreaterThan(20);
+  // The forger's network counted at most its cap of the canary's sessions this hour, all the others taken and dropped.
+  const forged = await reportsCounted(baseURL!, HEALTHY, 'fell-back');
+  console.log(`forged fell-back sessions counted: ${forged} of ${tally.reports[204] ?? 0} taken`);
+  expect(forged).toBeLessThanOrEqual(10);
+  // Several of the guard's passes over all of it.
+  await new Promise((done) => setTimeout(done, 12_000));
+  expect((await rollout()).remotes[REMOTE]!.canary).toEqual({ version: HEALTHY, percent: 10 });
+  expect((await rollout()).guardHistory?.filter((entry) => entry.version === HEALTHY) ?? []).toEqual([]);
+  const status = await cli('rollout', 'status');
+  expect(status).toMatch(/guard evidence: \d+ canary sessions from \d+ networks?, \d+ failed from 1 network/);
+});
+
+test('a broken canary met by real browsers from 3 networks is rolled back, however much one network reports it loaded', async ({ browser, baseURL }) => {
+  test.setTimeout(240_000);
+  await cli('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
+  let rolledBack = false;
+  const started = Date.now();
+  const stop = () => rolledBack || Date.now() - started > 120_000;
+  const watch = (async () => {
+    while (!stop()) {
+      rolledBack = (await rollout()).remotes[REMOTE]!.canary === undefined;
+      await new Promise((done) => setTimeout(done, 500));
+    }
+  })();
+  let contradictions = 0;
+  const [tally, met] = await Promise.all([
+    forge({
+      origin: baseURL!,
+      network: FORGER_NETWORK,
+      until: stop,
+      // Every ticket naming the canary: loaded, and every other one the stable failed (one report, one release: the two in one batch are refused).
+      reportsFor: (named) => {
+        const canary = named.find((release) => release.remote === REMOTE && release.channel === 'canary');
+        const stable = named.find((release) => release.remote === REMOTE && release.channel === 'stable')!;
+        if (!canary) return [{ remote: REMOTE, release: stable.release, channel: 'stable', outcome: 'failed' }];
+        contradictions += 1;
+        return contradictions % 2
+          ? [
+              { remote: REMOTE, release: canary.release, channel: 'canary', outcome: 'loaded' },
+              { remote: REMOTE, release: stable.release, channel: 'stable', outcome: 'failed' },
+            ]
+          : [{ remote: REMOTE, release: canary.release, channel: 'canary', outcome: 'loaded' }];
+      },
+    }),
+    honestVisitors(browser, stop),
+  ]);
+  await watch;
+  const metCanary = met.filter((one) => one.fellBackFrom?.version === BROKEN).length;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`forger until the rollback: ${describeTally(tally)}; ${met.length} honest visitors, ${metCanary} of them met the broken canary; rolled back: ${rolledBack} after ${seconds} s`);
+  expect(rolledBack).toBe(true);
+  // The batches that said the canary loaded and the stable failed were refused whole.
+  expect(tally.reports[403] ?? 0).toBeGreaterThan(0);
+  const rollback = (await rollout()).guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
+  expect(rollback).toMatchObject({ action: 'rollback' });
+  console.log(`the guard's reason: ${rollback!.reason}`);
+  expect(rollback!.reason).toMatch(/failures from [3-9] networks/);
+});
