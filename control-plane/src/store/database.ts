@@ -138,10 +138,16 @@ const poolOf = (config: pg.ClientConfig, max: number, actor: string | undefined)
   return pool;
 };
 
-/** The embedded store's roles may log in (peer, as its pg_hba.conf says); made so once, by the owner. */
-async function letRolesLogIn(owner: Queryable) {
-  const { rows } = await owner.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1) AND NOT rolcanlogin', [Object.values(ROLE_NAMES)]);
-  for (const { rolname } of rows) await owner.query(`ALTER ROLE ${pg.escapeIdentifier(rolname)} LOGIN`);
+/**
+ * The embedded store's roles may log in (peer, as its pg_hba.conf says); made so once, by the
+ * owner, under the migrations' lock (two processes altering a role at once: one fails).
+ */
+async function letRolesLogIn(owner: Store) {
+  await transaction(owner, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1) AND NOT rolcanlogin', [Object.values(ROLE_NAMES)]);
+    for (const { rolname } of rows) await client.query(`ALTER ROLE ${pg.escapeIdentifier(rolname)} LOGIN`);
+  });
 }
 
 /**
