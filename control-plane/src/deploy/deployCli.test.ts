@@ -323,7 +323,7 @@ describe('rollout', () => {
 describe('the embedded database', () => {
   it('is started by the first command that needs it, in <deploy>/.database, and left running for the next', async () => {
     // No DATABASE_URL: what a release owner gets in a checkout where the site is not running.
-    const env = { DATABASE_URL: '' };
+    const env = { DATABASE_URL: '', DATABASE_URL_CLI: '' };
     const local = { NETNET_DEPLOY_DIR: deploy };
     try {
       const published = harness.cliWith(env, 'release', 'remote-title', '--version', '1.3.0', '--from', fakeBuild('remote-title', '1.3.0'));

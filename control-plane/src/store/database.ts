@@ -164,8 +164,10 @@ export async function openDatabase({
   const { config, owner, embedded } = await databaseConfig(env, role);
   const pool = poolOf(config, max, actor);
   try {
-    if (owner === config) await migrate(pool);
-    else if (owner) {
+    if (owner === config) {
+      await migrate(pool);
+      if (embedded) await letRolesLogIn(pool);
+    } else if (owner) {
       const migrator = poolOf(owner, 1, undefined);
       try {
         await migrate(migrator);
@@ -183,5 +185,6 @@ export async function openDatabase({
     await pool.end().catch(() => {});
     throw error;
   }
-  return { pool, config, embedded, role, close: () => pool.end() };
+  // A role without its own login (DATABASE_URL alone) works with the owner's rights.
+  return { pool, config, embedded, role: config === owner ? 'owner' : role, close: () => pool.end() };
 }
