@@ -430,17 +430,15 @@ describe('publishUpload', () => {
     });
     it('an upload that breaks off', () => {
       const whole = tgz(good());
-      // Breaks off once the upload is being read: a timer started before (while the test reads the
-      // store's state) could fire before anyone listens, an uncaught error on a busy machine.
-      let reading = false;
-      const body = new Readable({
-        read() {
-          if (reading) return;
-          reading = true;
-          setTimeout(() => body.destroy(new Error('aborted')), 50);
-        },
-      });
+      const body = new Readable({ read() {} });
       body.push(whole.subarray(0, Math.floor(whole.length / 2)));
+      // Breaks off 50 ms after the upload listens for it: a timer started before (while the test
+      // reads the store's state) could fire before anyone listens, an uncaught error on a busy machine.
+      body.on('newListener', function arm(event) {
+        if (event !== 'error') return;
+        body.off('newListener', arm);
+        setTimeout(() => body.destroy(new Error('aborted')), 50);
+      });
       return refused('the connection breaks off mid-upload', { bytes: whole, body, version: V }, 400, /the upload broke off \(aborted\)/);
     });
     it('garbage bytes as a tar', () =>
