@@ -2,6 +2,7 @@
 // Ctrl-C that stops them all.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { controlPort } from '../control-plane/src/api/port.ts';
 import { openDatabase } from '../control-plane/src/store/database.ts';
@@ -48,20 +49,21 @@ export function atStop(task) {
 
 /**
  * The store the site shares (docs/architecture.md, "The store"), opened before anything that needs
- * it: a database that cannot be had stops the start with its reason. Closed when everything stops;
- * an embedded database is stopped only by whoever started it. Releases published into the deploy
- * folder before the store knew them (an older checkout) are registered.
+ * it, and migrated: a database that cannot be had stops the start with its reason. An embedded
+ * database is stopped when everything stops, only by whoever started it. Releases published into
+ * the deploy folder before the store knew them (an older checkout) are registered, as the CLI's
+ * role would (docs/deploy.md, "Roles"); each server then opens the store as its own role.
  */
 export async function openSiteStore() {
   const site = createRequire(import.meta.url)('./site.cjs');
-  const database = await openDatabase();
-  atStop(async () => {
+  const database = await openDatabase({ role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
+  if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
+  try {
+    const imported = await registerPublished(database.pool, site.remotes);
+    if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+  } finally {
     await database.close();
-    if (database.embedded?.startedHere) await database.embedded.stop();
-  });
-  const imported = await registerPublished(database.pool, site.remotes);
-  if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
-  return database;
+  }
 }
 
 /**

@@ -48,7 +48,9 @@ function knownReleases(live, env = process.env) {
  */
 export async function serveShell({ port, environment = environmentName(), ssr = process.env.NETNET_SSR !== 'off', guard = false, database }) {
   const ownDatabase = !database;
-  const store = database ?? (await openDatabase());
+  // As the instances' role: it reads the map and the releases, adds release-health counts and
+  // holds the guard's lease, and may change no map but by the guard's rollback (docs/deploy.md, "Roles").
+  const store = database ?? (await openDatabase({ role: 'instance' }));
   const log = (line) => console.log(`[store] ${line}`);
   const live = await watchMap({ db: store.pool, config: store.config, environment, log });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real

@@ -21,7 +21,7 @@ async function main() {
   await buildIfNeeded();
 
   const { ports } = site;
-  const database = await openSiteStore();
+  await openSiteStore();
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(ports.catalogue) });
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
@@ -44,7 +44,7 @@ async function main() {
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
   // release-health reports, and its guard rolls back a canary doing worse than its stable
   // (NETNET_GUARD=off: reports only, e.g. when `npm run rollout -- guard` runs elsewhere).
-  keepServer(await serveShell({ port: ports.shell, database, guard: process.env.NETNET_GUARD !== 'off' && {} }));
+  keepServer(await serveShell({ port: ports.shell, guard: process.env.NETNET_GUARD !== 'off' && {} }));
   const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`control-plane API on ${apiUrl} (tokens: npm run tokens; without NETNET_CONTROL_URL the release and rollout commands use the store directly)`);

@@ -13,7 +13,7 @@ import { openDatabase } from '../src/store/database.ts';
 
 async function main() {
   const port = controlPort();
-  const database = await openDatabase({ max: 8 });
+  const database = await openDatabase({ max: 8, role: 'api' });
   const server = await startApi({ database, publish: publishUpload, port });
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : String(port);

@@ -5,7 +5,7 @@
 // archive instead, which verifies and publishes it (docs/deploy.md, "What a team's pipeline runs").
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir, userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,7 +118,7 @@ async function main() {
     rmSync(staging, { recursive: true, force: true });
   }
   // Registered once its files are in place: the map never names a release the origin lacks.
-  const db = await openDatabase({ max: 1 });
+  const db = await openDatabase({ max: 1, role: 'cli', actor: `${userInfo().username}@${hostname()}` });
   try {
     await registerRelease(db.pool, remote, version, entryIntegrity(target));
   } finally {

@@ -105,7 +105,7 @@ async function main() {
     return rolloutThroughApi({ target, command, remote, version, percent, json, skipGate: values[SKIP] === true, environment });
   }
 
-  const store = await openDatabase({ max: 2 });
+  const store = await openDatabase({ max: 2, role: 'cli', actor: actor() });
   try {
     await run({ db: store.pool, command, remote, version, values, environment });
   } finally {

@@ -36,7 +36,7 @@ async function main() {
     throw new DeployError(`--remotes, --environments and --actions are options of "create" only.`);
   }
   if (rest.length || (command === 'list' ? name !== undefined : name === undefined)) throw new DeployError(USAGE);
-  const db = await openDatabase({ max: 1 });
+  const db = await openDatabase({ max: 1, role: 'cli', actor: `${userInfo().username}@${hostname()}` });
   try {
     if (command === 'create') {
       const scope = {

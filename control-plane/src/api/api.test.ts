@@ -26,16 +26,20 @@ import { createApi, type ApiLimits } from './server.ts';
 import { createToken, revokeToken, type Scope } from './tokens.ts';
 
 let db: TestDatabase;
+/** The same database as the API's own role sees it (store/roles.ts): every call below runs with its rights. */
+let apiDb: Database;
 let builds: string;
 const servers: http.Server[] = [];
 
 before(async () => {
   db = await testDatabase();
+  apiDb = await db.as('api', { max: 8 });
   builds = mkdtempSync(join(tmpdir(), 'netnet-api-builds-'));
 });
 after(async () => {
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  await apiDb.close();
   await db.close();
   rmSync(builds, { recursive: true, force: true });
 });
@@ -44,7 +48,7 @@ after(async () => {
 const apiEnv = () => ({ ...process.env, NETNET_DEPLOY_DIR: db.dir, HOST: '127.0.0.1' });
 
 /** An API on a free port of 127.0.0.1; its base URL. */
-async function startApi({ database = db as Database, limits = {} }: { database?: Database; limits?: Partial<ApiLimits> } = {}): Promise<string> {
+async function startApi({ database = apiDb, limits = {} }: { database?: Database; limits?: Partial<ApiLimits> } = {}): Promise<string> {
   const server = createApi({ database, publish: publishUpload, env: apiEnv(), limits });
   servers.push(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -250,6 +254,7 @@ describe('the control-plane API', { timeout: 600_000 }, () => {
         } else if (action === 'publish') {
           const { rows } = await db.pool.query('SELECT published_by FROM releases WHERE remote = $1 AND version = $2', [remote, answer.body.version]);
           assert.deepEqual(rows, [{ published_by: `token:${name}` }], where);
+          assert.deepEqual(await lastAudit(), { actor: `token:${name}`, action, remote }, `${where}: the publish in the audit trail`);
         } else {
           assert.deepEqual(await lastAudit(), { actor: `token:${name}`, action, remote }, where);
         }

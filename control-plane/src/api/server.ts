@@ -23,6 +23,7 @@ import type { Database } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
 import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout } from '../store/rollouts.ts';
 import { clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import { recordRefusal } from './refusals.ts';
 import { allows, authenticate, remotesIn, type Action, type Caller } from './tokens.ts';
 import { createAuthBackoff } from './authBackoff.ts';
 
@@ -241,15 +242,9 @@ async function publishCall(call: Call, rawRemote: string, rawVersion: string) {
     db: call.options.database,
     deployDir: deployDir(call.options.env),
     env: call.options.env,
+    // Who published it, recorded with the registration (and so in the audit trail).
+    publishedBy: call.caller.actor,
   });
-  if (result.outcome === 'published') {
-    // Who published it; the registration itself is publishUpload's, the same as `npm run release`'s.
-    await call.options.database.pool.query('UPDATE releases SET published_by = $1 WHERE remote = $2 AND version = $3 AND published_by IS NULL', [
-      call.caller.actor,
-      remote,
-      version,
-    ]);
-  }
   return { status: result.outcome === 'published' ? 201 : 200, body: result };
 }
 
@@ -349,6 +344,7 @@ function limitPerClient(server: http.Server, perClient: number, headersTimeout: 
 export function createApi({ database, publish, env = process.env, limits = {} }: ApiOptions): http.Server {
   const all: ApiLimits = { ...API_LIMITS, ...limits };
   const options = { database, publish, env, limits: all, backoff: createAuthBackoff() };
+  const trusted = trustedProxiesFrom(env);
   const server = http.createServer(
     {
       headersTimeout: all.headersTimeout,
@@ -358,8 +354,9 @@ export function createApi({ database, publish, env = process.env, limits = {} }:
       connectionsCheckingInterval: Math.min(250, all.headersTimeout / 2),
     },
     (req, res) => {
-      answer(req, res, options).catch((error: unknown) => {
+      answer(req, res, options).catch(async (error: unknown) => {
         const status = statusOf(error);
+        if (status === 401 || status === 403) await recordRefusal(database.pool, req, { status, reason: messageOf(error), trusted });
         if (status === 500) console.error(`[api] ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         if (res.headersSent) {
           res.destroy();

@@ -111,6 +111,9 @@ export async function revokeToken(db: Queryable, name: string): Promise<void> {
   }
 }
 
+/** The name a bearer token gives (its first part), if it has our form; its secret is never kept anywhere. */
+export const tokenNameOf = (token: string | undefined): string | null => TOKEN.exec(token ?? '')?.[1] ?? null;
+
 // Compared against when the name is unknown, so an unknown name costs what a wrong secret does.
 const NOBODY = hashOf('no token has this secret');
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Counted } from '../health/figures.ts';
 import { createHealthStore } from '../store/health.ts';
 import { testDatabase } from '../store/testDatabase.ts';
+import { ROLE_NAMES, ROLE_URLS } from '../store/roles.ts';
 import { readRollout, updateRollout } from '../store/rollouts.ts';
 
 /** How a command ended: its exit code (null: killed by a signal) and its output. */
@@ -34,14 +35,19 @@ const TABLES = ['releases', 'rollouts', 'audit', 'health_counts', 'guard_leases'
 export async function cliHarness({ deployDir, strip = [] }: { deployDir: () => string; strip?: string[] }) {
   const database = await testDatabase({ max: 4 });
   const { host, port, user, database: name } = database.config;
-  const url = `postgresql://${user ?? ''}@/${name ?? ''}?host=${encodeURIComponent(host ?? '')}&port=${port ?? ''}`;
+  const urlOf = (login: string) => `postgresql://${login}@/${name ?? ''}?host=${encodeURIComponent(host ?? '')}&port=${port ?? ''}`;
+  const url = urlOf(user ?? '');
   const db = database.pool;
 
-  /** The environment the commands run with: this test's deploy tree and database, nothing of the caller's that would change them. */
+  /**
+   * The environment the commands run with: this test's deploy tree and database (the owner's
+   * login to migrate, the CLI's role for the commands' work, as an operator's job has them),
+   * nothing of the caller's that would change them.
+   */
   function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     const env = { ...process.env };
-    for (const name of ['NETNET_ENV', 'NETNET_DEPLOY_URL', 'DATABASE_URL', ...strip]) delete env[name];
-    return { ...env, NETNET_DEPLOY_DIR: deployDir(), DATABASE_URL: url, ...extra };
+    for (const variable of ['NETNET_ENV', 'NETNET_DEPLOY_URL', 'DATABASE_URL', ...Object.values(ROLE_URLS), ...strip]) delete env[variable];
+    return { ...env, NETNET_DEPLOY_DIR: deployDir(), DATABASE_URL: url, [ROLE_URLS.cli]: urlOf(ROLE_NAMES.cli), ...extra };
   }
 
   /** `node <args>` to its end: { code, out, err }. */

@@ -82,9 +82,9 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
   }
   // Every map in effect since the window began: written in it, or the one each environment had then.
   const audited = await db.query<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }>(
-    `SELECT environment, map_version, at, map, true AS in_window FROM audit WHERE at >= $1
+    `SELECT environment, map_version, at, map, true AS in_window FROM audit WHERE kind = 'map' AND at >= $1
      UNION ALL
-     (SELECT DISTINCT ON (environment) environment, map_version, at, map, false AS in_window FROM audit WHERE at < $1
+     (SELECT DISTINCT ON (environment) environment, map_version, at, map, false AS in_window FROM audit WHERE kind = 'map' AND at < $1
       ORDER BY environment, at DESC, id DESC)`,
     [since],
   );

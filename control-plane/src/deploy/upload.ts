@@ -115,6 +115,7 @@ export async function publishUpload({
   db,
   deployDir,
   env = process.env,
+  publishedBy,
 }: {
   remote: string;
   version: string;
@@ -129,6 +130,8 @@ export async function publishUpload({
   deployDir: string;
   /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
   env?: NodeJS.ProcessEnv;
+  /** Who publishes (the API's `token:<name>`): the release's published_by and its audit row. */
+  publishedBy?: string;
 }): Promise<UploadResult> {
   let remote: string;
   let version: string;
@@ -175,7 +178,7 @@ export async function publishUpload({
     // other files are refused before any further work.
     if (existsSync(target)) {
       samePublished(target, staged, remote, version);
-      await registerRelease(db.pool, remote, version, entryIntegrity(target));
+      await registerRelease(db.pool, remote, version, entryIntegrity(target), publishedBy);
       return result('unchanged');
     }
 
@@ -207,13 +210,13 @@ export async function publishUpload({
       if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
       // Another upload of this version won the race: the same files are a retry, others a conflict.
       samePublished(target, staged, remote, version);
-      await registerRelease(db.pool, remote, version, entryIntegrity(target));
+      await registerRelease(db.pool, remote, version, entryIntegrity(target), publishedBy);
       return result('unchanged');
     }
     // Registered once its files are in place: the map never names a release the origin lacks. If
     // the store cannot take it, the release leaves the origin again and the publisher retries.
     try {
-      await registerRelease(db.pool, remote, version, integrity);
+      await registerRelease(db.pool, remote, version, integrity, publishedBy);
     } catch (error) {
       renameSync(target, release);
       throw new Error(`${remote} ${version} was not published: the store did not register it (${messageOf(error)}).`, { cause: error });

@@ -1,23 +1,23 @@
 // The guard: every few seconds, each canary against its stable on the figures' window
 // (control-plane/src/health/sequential.ts: failures minute by minute, failures against the stable's rate
 // over the window, LCP p75); a canary worse on any of them is rolled back, a healthy
-// one optionally widened through stages, with the rollout map written the way the rollout CLI
-// writes it (a compare-and-set in the store, with the verdict in the audit trail) and the reason
-// also kept in the map's `guardHistory`. However many guards run (one in every instance of the
-// shell's server), only the holder of the environment's lease acts, and each of its writes checks
-// the lease's fence in the same statement (control-plane/src/store/lease.ts).
+// one optionally widened through stages (by a guard with the CLI's rights: a shell instance's role
+// may only roll back, through the store's own fenced function), with the verdict in the audit
+// trail and the reason also kept in the map's `guardHistory`. However many guards run (one in
+// every instance of the shell's server), only the holder of the environment's lease acts, and each
+// of its writes checks the lease's fence in the same statement (control-plane/src/store/lease.ts).
 //
 // The per-remote `history` of the map is a list of versions that the map's validator
 // (control-plane/src/store/rollouts.ts) and the CLI read as earlier stables; the guard's entries, with
 // their reasons, go in a list of their own at the top of the map, which every rollout command
 // carries over untouched.
 import { hostname } from 'node:os';
-import { rollback, setCanary } from '../deploy/rolloutCommands.ts';
+import { setCanary } from '../deploy/rolloutCommands.ts';
 import type { Store } from '../store/database.ts';
 import { pruneHealth, readFigures, readSessionNetworks } from '../store/health.ts';
 import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
-import { Conflict, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
+import { Conflict, guardRollback, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
 import { countsSince, failingNetworks, failuresByNetwork, heaviestNetwork, minuteOf, type Figures, type Series } from './figures.ts';
 import { minFailingNetworks, NETWORK_RULES } from './network.ts';
 import { emptyHistogram } from './histogram.ts';
@@ -326,14 +326,12 @@ function sameCanary(plan: Rollout['remotes'][string] | undefined, decision: Deci
   return plan?.stable === decision.stable && plan.canary?.version === decision.canary.version && plan.canary.percent === decision.canary.percent;
 }
 
-function applyDecision(latest: Rollout | null, decision: Decision, { at, releases, keepHistory }: { at: number; releases: Releases; keepHistory: number }): Rollout {
+/** The map with the canary widened as decided (a rollback is the store's: store/rollouts.ts guardRollback). */
+function widen(latest: Rollout | null, decision: Decision, { at, releases, keepHistory }: { at: number; releases: Releases; keepHistory: number }): Rollout {
   const plan = latest?.remotes[decision.remote];
   // A release owner may have moved this canary while the guard was deciding: their move stands.
   if (!latest || !sameCanary(plan, decision)) throw new Outdated();
-  const next =
-    decision.action === 'rollback'
-      ? rollback(latest, decision.remote, releases)
-      : setCanary(latest, decision.remote, decision.canary.version, decision.to ?? decision.canary.percent, releases);
+  const next = setCanary(latest, decision.remote, decision.canary.version, decision.to ?? decision.canary.percent, releases);
   const entry: GuardHistoryEntry = {
     at: new Date(at).toISOString(),
     remote: decision.remote,
@@ -341,7 +339,7 @@ function applyDecision(latest: Rollout | null, decision: Decision, { at, release
     version: decision.canary.version,
     stable: decision.stable,
     from: decision.canary.percent,
-    ...(decision.action === 'widen' && { to: decision.to }),
+    to: decision.to,
     reason: decision.reason,
   };
   next.guardHistory = [...(latest.guardHistory ?? []), entry].slice(-keepHistory);
@@ -390,8 +388,8 @@ export interface GuardOptions extends Omit<AssessOptions, 'stageStarts' | 'now'>
 
 /**
  * One pass of the guard over an environment: take or renew the lease (none: another guard acts,
- * this one waits), decide, then write each rollback or widening as a fenced compare-and-set,
- * re-checked against the map as it is then. The entry point `npm start` and `npm run rollout --
+ * this one waits), decide, then write each rollback (the store's fenced function) or widening (a
+ * fenced compare-and-set), re-checked against the map as it is then. The entry point `npm start` and `npm run rollout --
  * guard` call (every GUARD_DEFAULTS.intervalMs, keeping `state` between passes).
  */
 export async function runGuard({
@@ -427,16 +425,27 @@ export async function runGuard({
   let releases: Releases | undefined;
   for (const decision of decisions) {
     if (decision.action === 'wait') continue;
-    releases ??= await listReleases(db);
-    const published = releases;
     try {
-      await updateRollout(db, environment, (latest) => applyDecision(latest, decision, { at: now, releases: published, keepHistory }), {
-        actor: `guard@${holder}`,
-        action: decision.action,
-        remote: decision.remote,
-        reason: decision.reason,
-        lease,
-      });
+      if (decision.action === 'rollback') {
+        // The store's own rollback, the one map write a shell instance may make
+        // (store/rollouts.ts guardRollback); first the map as it is now, so a canary a release
+        // owner moved meanwhile is left to them without asking the store to refuse it.
+        const { rollout: latest } = await readRollout(db, environment);
+        if (!sameCanary(latest?.remotes[decision.remote], decision)) continue;
+        const { remote, stable, canary, reason } = decision;
+        await guardRollback(db, environment, { lease, remote, stable, canary, at: new Date(now).toISOString(), reason, keepHistory });
+      } else {
+        // Widening is a rollout command's write: the CLI's guard job may, an instance may not.
+        releases ??= await listReleases(db);
+        const published = releases;
+        await updateRollout(db, environment, (latest) => widen(latest, decision, { at: now, releases: published, keepHistory }), {
+          actor: `guard@${holder}`,
+          action: decision.action,
+          remote: decision.remote,
+          reason: decision.reason,
+          lease,
+        });
+      }
     } catch (error) {
       // A release owner moved this canary meanwhile: their move stands.
       if (error instanceof Outdated || error instanceof Conflict) continue;

@@ -1,12 +1,14 @@
 // The one store of what the site shares (docs/architecture.md, "The store"): the PostgreSQL at
 // DATABASE_URL, else the embedded one (./embedded.ts). Opening it applies the migrations the
 // database does not have yet (control-plane/migrations/NNN_name.sql, in order, each in its own
-// transaction under an advisory lock, so several instances starting at once apply each once).
+// transaction under an advisory lock, so several instances starting at once apply each once) as
+// the owner, then connects as the caller's role (./roles.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { messageOf } from '../errors.ts';
 import { startEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { actorOption, ROLE_NAMES, ROLE_URLS, type Role } from './roles.ts';
 
 /** What reads and writes of the store go through: a pool, or one of its clients inside a transaction. */
 export interface Queryable {
@@ -26,6 +28,8 @@ export interface Database {
   pool: pg.Pool;
   config: pg.ClientConfig;
   embedded: EmbeddedDatabase | null;
+  /** Whose rights the pool has. */
+  role: Role;
   close(): Promise<void>;
 }
 
@@ -86,16 +90,38 @@ export async function transaction<T>(pool: Store, work: (client: pg.PoolClient) 
   }
 }
 
-/** Where the store is, as `pg` takes it: DATABASE_URL, else the embedded server (started if need be). */
-async function databaseConfig(env = process.env): Promise<{ config: pg.ClientConfig; embedded: EmbeddedDatabase | null }> {
-  if (env.DATABASE_URL) return { config: { connectionString: env.DATABASE_URL }, embedded: null };
-  const embedded = await startEmbedded(env);
-  return { config: embedded.config, embedded };
+/** The migrations `db` lacks, read without writing (a role that may not migrate may still ask). */
+async function pendingMigrations(db: Queryable, list = migrations()): Promise<string[]> {
+  const { rows } = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!rows[0]?.present) return list.map(({ id }) => id);
+  const done = new Set((await db.query<{ id: string }>('SELECT id FROM schema_migrations')).rows.map((row) => row.id));
+  return list.map(({ id }) => id).filter((id) => !done.has(id));
 }
 
-/** Opens the store, migrated. `max`: connections in the pool. */
-export async function openDatabase({ env = process.env, max = 10 }: { env?: NodeJS.ProcessEnv; max?: number } = {}): Promise<Database> {
-  const { config, embedded } = await databaseConfig(env);
+interface Where {
+  /** The role's connection. */
+  config: pg.ClientConfig;
+  /** The owner's, which migrates; null: this process has none (a role's own DATABASE_URL_* alone). */
+  owner: pg.ClientConfig | null;
+  embedded: EmbeddedDatabase | null;
+}
+
+/**
+ * Where the store is, as `pg` takes it: DATABASE_URL (the owner's login), with a role's own
+ * DATABASE_URL_<ROLE> when set; else the embedded server (started if need be), where each role
+ * logs in by name (peer: only the server's OS user and root reach its socket).
+ */
+async function databaseConfig(env: NodeJS.ProcessEnv, role: Role): Promise<Where> {
+  const roleUrl = role === 'owner' ? undefined : env[ROLE_URLS[role]];
+  if (env.DATABASE_URL || roleUrl) {
+    const owner = env.DATABASE_URL ? { connectionString: env.DATABASE_URL } : null;
+    return { config: roleUrl ? { connectionString: roleUrl } : (owner as pg.ClientConfig), owner, embedded: null };
+  }
+  const embedded = await startEmbedded(env);
+  return { config: role === 'owner' ? embedded.config : { ...embedded.config, user: ROLE_NAMES[role] }, owner: embedded.config, embedded };
+}
+
+const poolOf = (config: pg.ClientConfig, max: number, actor: string | undefined) => {
   const pool = new pg.Pool({
     ...config,
     max,
@@ -105,9 +131,60 @@ export async function openDatabase({ env = process.env, max = 10 }: { env?: Node
     query_timeout: 5_000,
     idleTimeoutMillis: 30_000,
     application_name: 'netnet',
+    ...(actor && { options: actorOption(actor) }),
   });
   // An idle connection the server dropped (a restart): the pool replaces it on the next query.
   pool.on('error', () => {});
-  await migrate(pool);
-  return { pool, config, embedded, close: () => pool.end() };
+  return pool;
+};
+
+/**
+ * The embedded store's roles may log in (peer, as its pg_hba.conf says); made so once, by the
+ * owner, under the migrations' lock (two processes altering a role at once: one fails).
+ */
+async function letRolesLogIn(owner: Store) {
+  await transaction(owner, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1) AND NOT rolcanlogin', [Object.values(ROLE_NAMES)]);
+    for (const { rolname } of rows) await client.query(`ALTER ROLE ${pg.escapeIdentifier(rolname)} LOGIN`);
+  });
+}
+
+/**
+ * Opens the store, migrated, as `role` (the owner by default: tests and scripts that set a store
+ * up). `max`: connections in the pool; `actor`: who the audit trail names for this process's
+ * changes when a change names no one itself (`user@host` for a command).
+ */
+export async function openDatabase({
+  env = process.env,
+  max = 10,
+  role = 'owner',
+  actor,
+}: { env?: NodeJS.ProcessEnv; max?: number; role?: Role; actor?: string } = {}): Promise<Database> {
+  const { config, owner, embedded } = await databaseConfig(env, role);
+  const pool = poolOf(config, max, actor);
+  try {
+    if (owner === config) {
+      await migrate(pool);
+      if (embedded) await letRolesLogIn(pool);
+    } else if (owner) {
+      const migrator = poolOf(owner, 1, undefined);
+      try {
+        await migrate(migrator);
+        if (embedded) await letRolesLogIn(migrator);
+      } finally {
+        await migrator.end();
+      }
+    } else {
+      const pending = await pendingMigrations(pool);
+      if (pending.length) {
+        throw new Error(`the store lacks migration(s) ${pending.join(', ')}: open it once with the owner's DATABASE_URL (docs/deploy.md, "Migrations")`);
+      }
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  // A role without its own login (DATABASE_URL alone) works with the owner's rights.
+  return { pool, config, embedded, role: config === owner ? 'owner' : role, close: () => pool.end() };
 }

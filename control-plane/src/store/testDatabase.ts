@@ -1,10 +1,12 @@
 // A real, empty PostgreSQL for one test file: the embedded server in a folder of its own, migrated,
-// stopped and removed by close(). Contract tests run against it, never against a fake.
+// opened as its owner (as(role): as one of the site's roles), stopped and removed by close().
+// Contract tests run against it, never against a fake.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from './database.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
+import type { Role } from './roles.ts';
 
 export async function testDatabase({ max = 10 }: { max?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'netnet-db-'));
@@ -17,6 +19,8 @@ export async function testDatabase({ max = 10 }: { max?: number } = {}) {
     embedded,
     env,
     dir,
+    /** The same database opened as `role` (./roles.ts), as the site's processes open it; closed by the caller. */
+    as: (role: Role, { max = 2, actor }: { max?: number; actor?: string } = {}) => openDatabase({ env, max, role, actor }),
     async close() {
       await database.close();
       await embedded.stop();
