@@ -82,6 +82,10 @@ function Signed({ session, route, onEnded }: { session: Session; route: Exclude<
     const was = change;
     setChange(null);
     if (!outcome) return;
+    if (outcome.ended) {
+      onEnded(outcome.message);
+      return;
+    }
     if (!outcome.conflict) {
       setNotice({ text: outcome.message, conflict: false });
       void resource.reload();

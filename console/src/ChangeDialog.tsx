@@ -13,6 +13,8 @@ export interface Outcome {
   message: string;
   /** 409: someone else changed it first. */
   conflict: boolean;
+  /** 401: the session ended (expired, or its token revoked). */
+  ended?: boolean;
 }
 
 const TITLES = { canary: 'Set the canary', promote: 'Promote the canary', rollback: 'Roll back', pins: 'Change the pin policy' };
@@ -46,7 +48,11 @@ export function ChangeDialog({ environment, change, onDone }: { environment: str
     const query = new URLSearchParams({ command: change.kind, ...(change.kind === 'canary' ? { version: canary.version, percent: canary.percent } : {}) });
     let current = true;
     get<Preview>(`${envPath(environment)}/remotes/${encodeURIComponent(change.remote)}/preview?${query}`)
-      .then((answer) => current && setPreview(answer))
+      .then((answer) => {
+        if (!current) return;
+        setPreview(answer);
+        setProblem(null);
+      })
       .catch((error: unknown) => current && setProblem(error instanceof Error ? error.message : String(error)));
     return () => {
       current = false;
@@ -69,6 +75,7 @@ export function ChangeDialog({ environment, change, onDone }: { environment: str
       onDone({ message: `${change.remote} in ${environment}: ${describePlan(preview?.after)}.`, conflict: false });
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 409) onDone({ message: error.message, conflict: true });
+      else if (error instanceof ApiFailure && error.status === 401) onDone({ message: `nothing was changed: ${error.message}`, conflict: false, ended: true });
       else setProblem(error instanceof Error ? error.message : String(error));
     } finally {
       setSending(false);
