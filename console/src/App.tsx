@@ -16,7 +16,8 @@ type SessionState = { state: 'checking' } | { state: 'signed-out'; message: stri
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
 
 function useHash() {
-  const [hash, setHash] = useState(() => window.location.hash);
+  // A sign-in link's fragment is no place: useSession takes it out of the address.
+  const [hash, setHash] = useState(() => (signInSecret(window.location.hash) ? '' : window.location.hash));
   useEffect(() => {
     const update = () => setHash(window.location.hash);
     window.addEventListener('hashchange', update);

@@ -10,7 +10,7 @@ export type Route =
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
   const [environment, page, remote] = path.split('/').map((part) => decodeURIComponent(part));
-  if (!environment) return { page: 'none' };
+  if (!environment || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(environment)) return { page: 'none' };
   if (page === 'remote' && remote) return { page: 'remote', environment, remote };
   if (page === 'audit') {
     const params = new URLSearchParams(query);

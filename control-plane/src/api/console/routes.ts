@@ -165,7 +165,7 @@ export async function answerConsole(req: http.IncomingMessage, res: http.ServerR
       const { link } = await smallJson(req);
       const made = await exchangeLink(db, link);
       if (!made) throw new ConsoleRefusal(401, 'this sign-in link is unknown, used already or expired, or its token was revoked: ask for a new one (npm run tokens -- link <name>).');
-      sendJson(res, 200, sessionJson(made.session), { 'Set-Cookie': setCookie(made.cookie, { secure: secure(req) }) });
+      sendJson(res, 200, await sessionJson(db, made.session), { 'Set-Cookie': setCookie(made.cookie, { secure: secure(req) }) });
       return true;
     }
     if (req.method === 'DELETE') {
@@ -177,9 +177,7 @@ export async function answerConsole(req: http.IncomingMessage, res: http.ServerR
     if (req.method !== 'GET') throw new ConsoleRefusal(405, `${req.method} is not a method of ${path}.`);
     const session = await sessionOf(db, sessionCookie(req));
     if (!session) throw new ConsoleRefusal(401, 'not signed in: open the sign-in link you were given.');
-    const known = await environmentsWithMaps(db);
-    const environments = session.caller.environments.includes('*') ? known : session.caller.environments;
-    sendJson(res, 200, { ...sessionJson(session), environments: environments.length ? environments : ['local'] });
+    sendJson(res, 200, await sessionJson(db, session));
     return true;
   }
 
@@ -224,10 +222,15 @@ export async function answerConsole(req: http.IncomingMessage, res: http.ServerR
   return true;
 }
 
-const sessionJson = ({ caller, csrf, expiresAt }: { caller: Caller; csrf: string; expiresAt: Date }) => ({
-  person: caller.name,
-  actor: caller.actor,
-  scope: { remotes: caller.remotes, environments: caller.environments, actions: caller.actions },
-  csrf,
-  expiresAt: expiresAt.toISOString(),
-});
+/** Who is signed in, their scope, the CSRF token for changes and the environments they can open. */
+async function sessionJson(db: Database['pool'], { caller, csrf, expiresAt }: { caller: Caller; csrf: string; expiresAt: Date }) {
+  const environments = caller.environments.includes('*') ? await environmentsWithMaps(db) : caller.environments;
+  return {
+    person: caller.name,
+    actor: caller.actor,
+    scope: { remotes: caller.remotes, environments: caller.environments, actions: caller.actions },
+    csrf,
+    expiresAt: expiresAt.toISOString(),
+    environments: environments.length ? environments : ['local'],
+  };
+}
