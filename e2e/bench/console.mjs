@@ -5,6 +5,8 @@
 //     throttled as bench:web throttles (CPU ×4, 150 ms round trip, 1.6 Mbit/s; e2e/bench/measure.mjs);
 //   - how long a rollout change made with the CLI takes to show in an open console: from the
 //     change's commit in the store (its audit entry's time) to the frame that shows it, p50/p99 of 20.
+// `--screenshots` also writes docs/screenshots/console-*.png, over an hour of simulated reports
+// (counted by the store's own writer) in which the canary fails more than its stable.
 // Everything it made is removed afterwards. Run inside a network namespace of your own when the
 // machine is shared: unshare -n sh -c 'ip link set lo up; npm run bench:console'
 import { execFile } from 'node:child_process';
@@ -19,6 +21,7 @@ import { DEVICE, THROTTLING } from './measure.mjs';
 import { root, startSite } from './site.mjs';
 import { openDatabase } from '../../control-plane/src/store/database.ts';
 import { controlPort } from '../../control-plane/src/api/port.ts';
+import { createHealthStore } from '../../control-plane/src/store/health.ts';
 
 const execute = promisify(execFile);
 const run = Date.now().toString(36);
@@ -116,6 +119,50 @@ async function liveLatencies(browser, storageState, db) {
   return latencies;
 }
 
+/** An hour of simulated sessions of the bench's releases, through the store's writer: the canary fails more after its widening. */
+async function simulateHour(db) {
+  const store = createHealthStore({ db: db.pool, environment: ENVIRONMENT });
+  const now = Date.now();
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  for (let ago = 59; ago >= 1; ago -= 1) {
+    const reports = [];
+    for (let session = 0; session < 120; session += 1) {
+      const canary = random() < (ago > 20 ? 0.1 : 0.2);
+      const failRate = canary ? (ago > 20 ? 0.01 : 0.06) : 0.01;
+      reports.push({
+        remote: REMOTE,
+        release: canary ? VERSIONS[1] : VERSIONS[0],
+        channel: canary ? 'canary' : 'stable',
+        outcome: random() < failRate ? 'failed' : 'loaded',
+        vitals: { lcp: Math.round((canary ? 1900 : 1700) * (0.7 + random() * 0.8)) },
+      });
+    }
+    await store.append(reports, now - ago * 60_000);
+  }
+  await store.close();
+}
+
+/** The docs' screenshots at a laptop's width: every remote, a confirmation, one remote. */
+async function screenshots(browser, storageState) {
+  const context = await browser.newContext({ storageState, viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  const dir = join(root, 'docs/screenshots');
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` }).waitFor();
+  await page.getByText('Live', { exact: true }).waitFor();
+  await page.screenshot({ path: join(dir, 'console-overview.png') });
+  await page.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
+  await page.getByLabel('Share of members (%)').fill('20');
+  await page.getByText(/^Passes:/).waitFor();
+  await page.screenshot({ path: join(dir, 'console-confirm.png') });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('link', { name: REMOTE, exact: true }).click();
+  await page.getByRole('heading', { name: `${REMOTE} in ${ENVIRONMENT}` }).waitFor();
+  await page.screenshot({ path: join(dir, 'console-remote.png'), fullPage: true });
+  await context.close();
+}
+
 async function main() {
   const site = await startSite({ reuse: process.argv.includes('--reuse') });
   const staging = mkdtempSync(join(tmpdir(), 'netnet-bench-console-'));
@@ -130,7 +177,13 @@ async function main() {
     await cli('rollout', 'stable', REMOTE, VERSIONS[0]);
     await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', '10');
     await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/tokens.ts'), 'create', PERSON, '--remotes', '*', '--environments', ENVIRONMENT, '--actions', '*', '--person'], { cwd: root });
+    if (process.argv.includes('--screenshots')) {
+      await simulateHour(db);
+      // A change marked on the hour's chart.
+      await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', '15');
+    }
     const state = await signedIn(browser);
+    if (process.argv.includes('--screenshots')) await screenshots(browser, state);
 
     const loads = [];
     for (let load = 0; load < LOADS; load += 1) loads.push(await coldLoad(browser, state));

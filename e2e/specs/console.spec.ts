@@ -176,6 +176,8 @@ test('a 409 from a concurrent CLI change is shown, and the view shows the change
 });
 
 test('every console page passes axe', async ({ page }) => {
+  // Four full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
+  test.setTimeout(300_000);
   const errors = consoleErrors(page);
   await signIn(page);
   const scan = async (what: string) => {
