@@ -32,7 +32,13 @@ function useSession(): [SessionState, (state: SessionState) => void] {
     const secret = signInSecret(window.location.hash);
     // The link's secret leaves the address bar at once: it is used up, and must not be bookmarked or shared.
     if (secret) window.history.replaceState(null, '', window.location.pathname);
-    const attempt = secret ? call<Session>('POST', '/console/api/session', { link: secret }) : call<Session>('GET', '/console/api/session');
+    // The page comes with the session when the browser has one (no round trip before the first view).
+    const given = document.getElementById('console-session')?.textContent;
+    const attempt = secret
+      ? call<Session>('POST', '/console/api/session', { link: secret })
+      : given
+        ? Promise.resolve(JSON.parse(given) as Session)
+        : call<Session>('GET', '/console/api/session');
     attempt
       .then((session) => {
         setCsrfToken(session.csrf);
@@ -133,7 +139,10 @@ function Signed({ session, route, onEnded }: { session: Session; route: Exclude<
         </p>
       )}
       {!data ? (
-        <p>Loading…</p>
+        <>
+          <h2>{route.page === 'overview' ? `Every remote in ${environment}` : route.page === 'remote' ? `${route.remote} in ${environment}` : `Audit trail of ${environment}`}</h2>
+          <p>Loading…</p>
+        </>
       ) : route.page === 'overview' && 'remotes' in data ? (
         <OverviewPage data={data} onChange={setChange} />
       ) : route.page === 'remote' && 'chart' in data ? (

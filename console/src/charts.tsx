@@ -91,7 +91,7 @@ export function HourChart({ remote, from, to, stable, canary, marks }: { remote:
   const id = useId();
   const width = 600;
   const height = 110;
-  const pad = { left: 44, right: 8, top: 8, bottom: 18 };
+  const pad = { left: 60, right: 8, top: 8, bottom: 18 };
   const x = (minute: number) => pad.left + ((minute - from) / Math.max(1, to - from)) * (width - pad.left - pad.right);
   const markX = (iso: string) => x(new Date(iso).getTime() / 60_000);
   const byMinute = new Map<number, { stable?: Minute; canary?: Minute }>();
@@ -112,7 +112,7 @@ export function HourChart({ remote, from, to, stable, canary, marks }: { remote:
         return (
           <figure key={key} className="panel">
             <figcaption>{title}</figcaption>
-            <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} preserveAspectRatio="none">
+            <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
               <line x1={pad.left} y1={y(0)} x2={width - pad.right} y2={y(0)} className="axis" />
               <text x={pad.left - 4} y={pad.top + 8} className="tick" textAnchor="end">
                 {show(top)}

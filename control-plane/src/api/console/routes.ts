@@ -59,8 +59,12 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(`${JSON.stringify(body)}\n`);
 }
 
-/** A file of the console's build: index.html for /console/, hashed files for a year, brotli when the browser takes it. */
-function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: string) {
+/**
+ * A file of the console's build: index.html for /console/, hashed files for a year, brotli when the
+ * browser takes it. `session`: the signed-in person's, written into the page as a JSON data block
+ * (not a script: the policy runs none inline), so the first view needs no round trip to ask who.
+ */
+function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: string, session: unknown = null) {
   const relative = path === '/console/' ? 'index.html' : path.slice('/console/'.length);
   const file = normalize(join(DIST, relative));
   if (!file.startsWith(DIST) || relative.includes(`..${sep}`) || relative.startsWith('.')) throw new ConsoleRefusal(404, `no such file: ${path}`);
@@ -77,9 +81,13 @@ function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: st
   }
   const brotli = /\bbr\b/.test(String(req.headers['accept-encoding'] ?? '')) && relative !== 'index.html';
   let body = readFileSync(file);
+  if (relative === 'index.html' && session) {
+    const data = JSON.stringify(session).replace(/</g, '\\u003c');
+    body = Buffer.from(body.toString('utf8').replace('</body>', `<script type="application/json" id="console-session">${data}</script></body>`));
+  }
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': type,
-    'Cache-Control': relative === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable',
+    'Cache-Control': relative === 'index.html' ? 'no-store' : 'public, max-age=31536000, immutable',
     Vary: 'Accept-Encoding',
     ...SECURITY_HEADERS,
   };
@@ -151,7 +159,8 @@ export async function answerConsole(req: http.IncomingMessage, res: http.ServerR
   if (!path.startsWith('/console/')) return false;
   if (!path.startsWith('/console/api/')) {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new ConsoleRefusal(405, `${req.method} is not a method of ${path}.`);
-    serveFile(req, res, path);
+    const session = path === '/console/' ? await sessionOf(context.database.pool, sessionCookie(req)) : null;
+    serveFile(req, res, path, session ? await sessionJson(context.database.pool, session) : null);
     return true;
   }
   const db = context.database.pool;
