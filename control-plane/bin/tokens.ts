@@ -69,7 +69,7 @@ async function main() {
       for (const token of tokens) {
         const state = token.revoked_at ? `revoked ${when(token.revoked_at)}` : 'active';
         console.log(
-          `${token.name.padEnd(20)} ${state.padEnd(28)} remotes ${token.remotes.join(',')} · environments ${token.environments.join(',')} · actions ${token.actions.join(',')} · made ${when(token.created_at)} by ${token.created_by} · last used ${when(token.last_used_at)}`,
+          `${token.name.padEnd(20)} ${state.padEnd(28)} ${token.person ? 'person · ' : ''}remotes ${token.remotes.join(',')} · environments ${token.environments.join(',')} · actions ${token.actions.join(',')} · made ${when(token.created_at)} by ${token.created_by} · last used ${when(token.last_used_at)}`,
         );
       }
     }
