@@ -25,9 +25,12 @@ export function useLive(environment: string) {
       // Listening again after a gap: whatever changed meanwhile was never announced.
       if (listening) bump();
     });
+    let opened = false;
     source.addEventListener('open', () => {
       setConnection('live');
-      bump();
+      // Open again after a break: read what changed meanwhile (the first open follows the first read).
+      if (opened) bump();
+      opened = true;
     });
     source.addEventListener('error', () => setConnection('lost'));
     return () => source.close();
