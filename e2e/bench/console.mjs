@@ -83,7 +83,7 @@ async function coldLoad(browser, storageState) {
     uploadThroughput: (THROTTLING.uploadKbps * 1024) / 8,
   });
   await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
-  await page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` }).waitFor({ timeout: 60_000 });
+  await page.getByRole('link', { name: REMOTE, exact: true }).waitFor({ timeout: 60_000 });
   // LCP is final at the first input; until then, give late candidates a moment.
   await page.waitForTimeout(1_500);
   const lcp = await page.evaluate(() => window.__lcp.at(-1) ?? null);
@@ -152,6 +152,8 @@ async function screenshots(browser, storageState) {
   await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
   await page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` }).waitFor();
   await page.getByText('Live', { exact: true }).waitFor();
+  // The heading shows before the figures: wait for a remote's card.
+  await page.getByRole('link', { name: REMOTE, exact: true }).waitFor();
   await page.screenshot({ path: join(dir, 'console-overview.png') });
   await page.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
   await page.getByLabel('Share of members (%)').fill('20');
@@ -159,7 +161,7 @@ async function screenshots(browser, storageState) {
   await page.screenshot({ path: join(dir, 'console-confirm.png') });
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('link', { name: REMOTE, exact: true }).click();
-  await page.getByRole('heading', { name: `${REMOTE} in ${ENVIRONMENT}` }).waitFor();
+  await page.getByRole('table', { name: /Releases of/ }).waitFor();
   await page.screenshot({ path: join(dir, 'console-remote.png'), fullPage: true });
   await context.close();
 }
