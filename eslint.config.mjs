@@ -60,6 +60,8 @@ function forbiddenWorkspaces(workspace) {
   if (workspace === 'shell') return apps.filter((app) => app !== 'shell');
   // The catalogue is a service of its own: it serves the apps, it does not import them.
   if (workspace === 'catalogue') return apps.filter((app) => app !== 'catalogue');
+  // The release console talks to the control plane over HTTP only; it imports `shared` alone.
+  if (workspace === 'console') return apps.filter((app) => app !== 'console');
   // The control plane decides which release is served; it reads builds from disk, never imports an app.
   if (workspace === 'control-plane') return apps.filter((app) => app !== 'control-plane');
   return [];
@@ -70,6 +72,7 @@ function whyForbidden(workspace) {
   if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
   if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';
+  if (workspace === 'console') return 'The release console reaches the control plane over HTTP; it imports `shared` only.';
   return 'Remotes never import each other (or the shell): share through `@netnet/shared`.';
 }
 
@@ -187,7 +190,7 @@ export default tseslint.config(
   },
   // Browser code: the apps and the contract; e2e code also runs functions inside the page.
   {
-    files: ['shared/src/**', 'shell/src/**', 'remote-*/src/**', 'e2e/**'],
+    files: ['shared/src/**', 'shell/src/**', 'remote-*/src/**', 'console/src/**', 'e2e/**'],
     languageOptions: { globals: globals.browser },
   },
   {
@@ -201,11 +204,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**'],
+    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**', 'console/src/**'],
     ...reactHooks.configs.flat.recommended,
   },
   {
-    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**'],
+    files: ['**/*.{tsx,jsx}', 'shared/src/**', 'shell/src/**', 'remote-*/src/**', 'console/src/**'],
     rules: {
       'react-hooks/exhaustive-deps': 'error',
       // Netnet is not built with React Compiler: the rules that only say whether the compiler can

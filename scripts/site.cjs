@@ -16,6 +16,9 @@ const apps = {
   'remote-browse': { kind: 'remote', port: 3002 },
   'remote-title': { kind: 'remote', port: 3003 },
   'remote-search': { kind: 'remote', port: 3004 },
+  // The release console: a web app of its own (not composed by the shell), served by the
+  // control-plane API under /console/, so it has no port of its own.
+  console: { kind: 'console' },
 };
 
 const named = (test) => Object.keys(apps).filter((app) => test(apps[app]));

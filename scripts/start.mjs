@@ -48,7 +48,7 @@ async function main() {
   const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`control-plane API on ${apiUrl} (tokens: npm run tokens; without NETNET_CONTROL_URL the release and rollout commands use the store directly)`);
-  console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s)`);
+  console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s) · release console on ${apiUrl}/console/ (sign-in links: npm run tokens -- create <name> … --person)`);
 }
 
 main().catch((error) => {

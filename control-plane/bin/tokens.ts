@@ -2,10 +2,14 @@
 // store the site uses. Run by whoever administers the site, on a machine that reaches the store;
 // the API itself cannot make or revoke tokens.
 //   create <name> --remotes remote-title --environments production --actions publish,canary,promote,status
+//   create <name> --remotes remote-title --environments production --actions canary,promote,rollback,status --person
+//   link <name>
 //   list
 //   revoke <name>
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { consoleUrl, createSignInLink, LINK_HOURS } from '../src/api/console/sessions.ts';
+import { controlPort } from '../src/api/port.ts';
 import { ACTIONS, createToken, listTokens, parseList, revokeToken } from '../src/api/tokens.ts';
 import { runCli } from '../src/deploy/cli.ts';
 import { DeployError } from '../src/deploy/tree.ts';
@@ -15,6 +19,8 @@ const USAGE = `usage: npm run tokens -- <command>
   create <name> --remotes <list|*> --environments <list|*> --actions <list|*>
                  makes a token and prints it once (only its hash is kept)
                  actions: ${ACTIONS.join(', ')}
+                 --person: a person's token for the release console: prints a one-time sign-in link instead
+  link <name>    a new one-time sign-in link for a person's token
   list           every token: its scope, when it was made and last used, revoked or not
   revoke <name>  the token's next call gets 401`;
 
@@ -22,7 +28,7 @@ const when = (at: Date | null) => (at ? `${at.toISOString().slice(0, 19).replace
 
 async function main() {
   const { values, positionals } = parseArgs({
-    options: { remotes: { type: 'string' }, environments: { type: 'string' }, actions: { type: 'string' }, help: { type: 'boolean' } },
+    options: { remotes: { type: 'string' }, environments: { type: 'string' }, actions: { type: 'string' }, person: { type: 'boolean' }, help: { type: 'boolean' } },
     allowPositionals: true,
   });
   const [command, name, ...rest] = positionals;
@@ -31,9 +37,9 @@ async function main() {
     if (!values.help) process.exitCode = 1;
     return;
   }
-  if (!['create', 'list', 'revoke'].includes(command)) throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
-  if (command !== 'create' && (values.remotes ?? values.environments ?? values.actions) !== undefined) {
-    throw new DeployError(`--remotes, --environments and --actions are options of "create" only.`);
+  if (!['create', 'link', 'list', 'revoke'].includes(command)) throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
+  if (command !== 'create' && (values.remotes ?? values.environments ?? values.actions ?? values.person) !== undefined) {
+    throw new DeployError(`--remotes, --environments, --actions and --person are options of "create" only.`);
   }
   if (rest.length || (command === 'list' ? name !== undefined : name === undefined)) throw new DeployError(USAGE);
   const db = await openDatabase({ max: 1, role: 'cli', actor: `${userInfo().username}@${hostname()}` });
@@ -44,10 +50,16 @@ async function main() {
         environments: parseList('environments', values.environments),
         actions: parseList('actions', values.actions),
       };
-      const token = await createToken(db.pool, name ?? '', scope, `${userInfo().username}@${hostname()}`);
-      console.error(`token "${name}": remotes ${scope.remotes.join(',')} · environments ${scope.environments.join(',')} · actions ${scope.actions.join(',')}`);
-      console.error('shown once, never stored: keep it in your pipeline\'s secrets as NETNET_TOKEN.');
-      console.log(token);
+      const person = values.person === true;
+      const token = await createToken(db.pool, name ?? '', scope, `${userInfo().username}@${hostname()}`, { person });
+      console.error(`${person ? 'person' : 'token'} "${name}": remotes ${scope.remotes.join(',')} · environments ${scope.environments.join(',')} · actions ${scope.actions.join(',')}`);
+      if (person) await printLink(db.pool, name ?? '');
+      else {
+        console.error('shown once, never stored: keep it in your pipeline\'s secrets as NETNET_TOKEN.');
+        console.log(token);
+      }
+    } else if (command === 'link') {
+      await printLink(db.pool, name ?? '');
     } else if (command === 'revoke') {
       await revokeToken(db.pool, name ?? '');
       console.log(`revoked "${name}": its next call gets 401.`);
@@ -57,13 +69,25 @@ async function main() {
       for (const token of tokens) {
         const state = token.revoked_at ? `revoked ${when(token.revoked_at)}` : 'active';
         console.log(
-          `${token.name.padEnd(20)} ${state.padEnd(28)} remotes ${token.remotes.join(',')} · environments ${token.environments.join(',')} · actions ${token.actions.join(',')} · made ${when(token.created_at)} by ${token.created_by} · last used ${when(token.last_used_at)}`,
+          `${token.name.padEnd(20)} ${state.padEnd(28)} ${token.person ? 'person · ' : ''}remotes ${token.remotes.join(',')} · environments ${token.environments.join(',')} · actions ${token.actions.join(',')} · made ${when(token.created_at)} by ${token.created_by} · last used ${when(token.last_used_at)}`,
         );
       }
     }
   } finally {
     await db.close();
   }
+}
+
+/** A one-time sign-in link for a person's token, on stdout (the hint on stderr). */
+async function printLink(db: Parameters<typeof createSignInLink>[0], name: string) {
+  let link: string;
+  try {
+    link = await createSignInLink(db, name, consoleUrl(controlPort()));
+  } catch (error) {
+    throw new DeployError(error instanceof Error ? error.message : String(error));
+  }
+  console.error(`a one-time sign-in link to the release console, valid ${LINK_HOURS} hours; send it to the person only (npm run tokens -- link ${name} makes another):`);
+  console.log(link);
 }
 
 runCli(main);

@@ -21,9 +21,11 @@ import { UPLOAD_LIMITS, type publishUpload } from '../deploy/upload.ts';
 import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
-import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout } from '../store/rollouts.ts';
+import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout, type RemotePlan } from '../store/rollouts.ts';
 import { clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
 import { recordRefusal } from './refusals.ts';
+import { consoleEvents, type ConsoleEvents } from './console/events.ts';
+import { answerConsole, consoleCaller } from './console/routes.ts';
 import { allows, authenticate, remotesIn, type Action, type Caller } from './tokens.ts';
 import { createAuthBackoff } from './authBackoff.ts';
 
@@ -81,7 +83,7 @@ interface Route {
 interface Call {
   req: http.IncomingMessage;
   caller: Caller;
-  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits; backoff: ReturnType<typeof createAuthBackoff> };
+  options: ApiOptions & { env: NodeJS.ProcessEnv; limits: ApiLimits; backoff: ReturnType<typeof createAuthBackoff>; events: ConsoleEvents };
   /** Refuses (403) unless the caller's token allows `action` there. */
   check(action: Action, where: { remote?: string | null; environment?: string | null }): void;
 }
@@ -128,6 +130,13 @@ function onlyFields(body: Record<string, unknown>, fields: string[]) {
   if (stray) throw new ApiError(400, `"${stray}" is not a field of this call (${fields.length ? fields.join(', ') : 'it takes none'}).`);
 }
 
+/** `expected`: what the caller last saw (a remote's plan, the pin policy); a change made since makes its call a 409. */
+function optionalExpected(body: Record<string, unknown>): Record<string, unknown> | null | undefined {
+  const value = body.expected;
+  if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new ApiError(400, '"expected" must be an object or null.');
+  return value as Record<string, unknown> | null | undefined;
+}
+
 function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
   const value = body[field];
   if (value !== undefined && typeof value !== 'boolean') throw new ApiError(400, `"${field}" must be true or false.`);
@@ -140,7 +149,10 @@ async function rolloutCall(call: Call, command: RolloutCommand, environment: str
   call.check(command, { remote, environment });
   knownRemote(remote);
   const body = await jsonBody(call.req, call.options.limits.jsonBytes);
-  const fields = { stable: ['version', 'skipCompatibilityGate'], canary: ['version', 'percent', 'skipCompatibilityGate'], promote: ['skipCompatibilityGate'], rollback: [] }[command];
+  const fields = [
+    ...{ stable: ['version', 'skipCompatibilityGate'], canary: ['version', 'percent', 'skipCompatibilityGate'], promote: ['skipCompatibilityGate'], rollback: [] }[command],
+    'expected',
+  ];
   onlyFields(body, fields);
   let version: string | undefined;
   if (command === 'stable' || command === 'canary') {
@@ -156,7 +168,7 @@ async function rolloutCall(call: Call, command: RolloutCommand, environment: str
   const written = await changeRollout(
     call.options.database.pool,
     environment,
-    { command, remote, version, percent, skipGate: optionalBoolean(body, 'skipCompatibilityGate') === true },
+    { command, remote, version, percent, skipGate: optionalBoolean(body, 'skipCompatibilityGate') === true, expected: optionalExpected(body) as RemotePlan | null | undefined },
     { actor: call.caller.actor, warn: (line) => warnings.push(line), env: call.options.env },
   );
   return { body: { environment, mapVersion: written.version, remote, plan: written.rollout.remotes[remote] ?? null, warnings } };
@@ -198,15 +210,20 @@ async function statusCall(call: Call, environment: string) {
 async function pinPolicyCall(call: Call, environment: string) {
   call.check('pin', { remote: null, environment });
   const body = await jsonBody(call.req, call.options.limits.jsonBytes);
-  onlyFields(body, ['production', 'pinRolledBack']);
+  onlyFields(body, ['production', 'pinRolledBack', 'expected']);
   const production = optionalBoolean(body, 'production');
   const pinRolledBack = optionalBoolean(body, 'pinRolledBack');
+  const expected = optionalExpected(body);
   if (production === undefined && pinRolledBack === undefined) throw new ApiError(400, 'give "production", "pinRolledBack" or both.');
   const written = await updateRollout(
     call.options.database.pool,
     environment,
     (latest) => {
       const next = latest ?? emptyRollout();
+      const seen = { production: next.production === true, pinRolledBack: next.pinRolledBack === true };
+      if (expected && (expected.production !== seen.production || expected.pinRolledBack !== seen.pinRolledBack)) {
+        throw new Conflict(`the pin policy of ${environment} was changed by someone else first (now production ${seen.production}, rolled-back pins ${seen.pinRolledBack}); nothing was changed.`);
+      }
       if (production !== undefined) next.production = production;
       if (pinRolledBack !== undefined) next.pinRolledBack = pinRolledBack;
       return next;
@@ -289,8 +306,12 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, optio
     res.end(req.method === 'HEAD' ? undefined : readFileSync(OPENAPI));
     return;
   }
-  // Who is calling, before anything else is said: without a valid token, not even whether a path exists.
-  const caller = await authenticate(options.database.pool, bearer(req));
+  // The release console (its page, session and views: ./console/routes.ts).
+  if (await answerConsole(req, res, path, { database: options.database, env: options.env, events: options.events })) return;
+  // Who is calling, before anything else is said: without a valid token, not even whether a path
+  // exists. A console session (cookie, and its CSRF token for a change) speaks for its token.
+  const token = bearer(req);
+  const caller = token !== undefined ? await authenticate(options.database.pool, token) : await consoleCaller(req, options.database.pool);
   if (!caller) throw new ApiError(401, 'a valid token is needed: send "Authorization: Bearer <token>" (npm run tokens -- create, docs/deploy.md).');
   options.backoff.succeeded(clientKey(req.socket.remoteAddress ?? ''));
   const matches = ROUTES.filter((route) => route.path.test(path));
@@ -343,7 +364,7 @@ function limitPerClient(server: http.Server, perClient: number, headersTimeout: 
 /** The API server, not yet listening. */
 export function createApi({ database, publish, env = process.env, limits = {} }: ApiOptions): http.Server {
   const all: ApiLimits = { ...API_LIMITS, ...limits };
-  const options = { database, publish, env, limits: all, backoff: createAuthBackoff() };
+  const options = { database, publish, env, limits: all, backoff: createAuthBackoff(), events: consoleEvents(database.config) };
   const trusted = trustedProxiesFrom(env);
   const server = http.createServer(
     {
@@ -375,6 +396,7 @@ export function createApi({ database, publish, env = process.env, limits = {} }:
   server.timeout = all.idleTimeout;
   server.maxConnections = all.maxConnections;
   limitPerClient(server, all.connectionsPerClient, all.headersTimeout, env);
+  server.on('close', () => void options.events.close());
   return server;
 }
 

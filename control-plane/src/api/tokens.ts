@@ -23,6 +23,8 @@ export interface Scope {
 
 export interface TokenRecord extends Scope {
   name: string;
+  /** A person's token: it signs in to the release console (./console/sessions.ts), never sent as a bearer. */
+  person: boolean;
   created_at: Date;
   created_by: string;
   revoked_at: Date | null;
@@ -32,9 +34,12 @@ export interface TokenRecord extends Scope {
 /** Who made an API call: the token's name and scope. */
 export interface Caller extends Scope {
   name: string;
-  /** What the audit trail and the releases table record: `token:<name>`. */
+  /** What the audit trail and the releases table record: `token:<name>`, or `person:<name>` for a person's. */
   actor: string;
 }
+
+/** The actor a token's changes are recorded under. */
+export const actorOf = (name: string, person: boolean): string => `${person ? 'person' : 'token'}:${name}`;
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -80,14 +85,17 @@ export function allows(caller: Scope, action: Action, { remote, environment }: {
 /** The remotes of `all` a caller's scope covers. */
 export const remotesIn = (caller: Scope, all: string[]): string[] => all.filter((remote) => covers(caller.remotes, remote));
 
-/** Makes a token; returns it (shown once: only its hash is kept). */
-export async function createToken(db: Queryable, name: string, scope: Scope, createdBy: string): Promise<string> {
+/**
+ * Makes a token; returns it (shown once: only its hash is kept). A person's token is never shown:
+ * its holder signs in to the console with a link (./console/sessions.ts, createSignInLink).
+ */
+export async function createToken(db: Queryable, name: string, scope: Scope, createdBy: string, { person = false }: { person?: boolean } = {}): Promise<string> {
   if (!NAME.test(name)) throw new DeployError(`"${name}" is not a token name (lowercase letters, digits, "-", at most 40).`);
   const secret = randomBytes(32).toString('base64url');
   const { rowCount } = await db.query(
-    `INSERT INTO api_tokens (name, secret_hash, remotes, environments, actions, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING`,
-    [name, hashOf(secret), scope.remotes, scope.environments, scope.actions, createdBy],
+    `INSERT INTO api_tokens (name, secret_hash, remotes, environments, actions, created_by, person)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING`,
+    [name, hashOf(secret), scope.remotes, scope.environments, scope.actions, createdBy, person],
   );
   // A name is never reused, revoked or not: the audit trail names changes by it.
   if (rowCount === 0) throw new DeployError(`a token named "${name}" exists already (revoked ones too); choose another name.`);
@@ -97,12 +105,12 @@ export async function createToken(db: Queryable, name: string, scope: Scope, cre
 /** Every token, revoked ones included, oldest first. */
 export async function listTokens(db: Queryable): Promise<TokenRecord[]> {
   const { rows } = await db.query<TokenRecord>(
-    'SELECT name, remotes, environments, actions, created_at, created_by, revoked_at, last_used_at FROM api_tokens ORDER BY created_at, name',
+    'SELECT name, person, remotes, environments, actions, created_at, created_by, revoked_at, last_used_at FROM api_tokens ORDER BY created_at, name',
   );
   return rows;
 }
 
-/** Revokes a token at once: its next call gets 401. */
+/** Revokes a token at once: its next call gets 401, and its console sessions end with it. */
 export async function revokeToken(db: Queryable, name: string): Promise<void> {
   const { rowCount } = await db.query('UPDATE api_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL', [name]);
   if (rowCount === 0) {
@@ -123,8 +131,8 @@ export async function authenticate(db: Queryable, token: string | undefined): Pr
   if (!name || !secret) return null;
   // One row whether the name is known or not (its columns null when not), so an unknown name
   // costs what a known one does: the same query, the same answer's shape, the same comparison.
-  const { rows } = await db.query<{ [K in keyof Scope]: Scope[K] | null } & { secret_hash: Buffer | null; revoked_at: Date | null }>(
-    `SELECT t.secret_hash, t.remotes, t.environments, t.actions, t.revoked_at
+  const { rows } = await db.query<{ [K in keyof Scope]: Scope[K] | null } & { secret_hash: Buffer | null; revoked_at: Date | null; person: boolean | null }>(
+    `SELECT t.secret_hash, t.remotes, t.environments, t.actions, t.revoked_at, t.person
      FROM (SELECT $1::text AS name) AS asked LEFT JOIN api_tokens AS t ON t.name = asked.name`,
     [name],
   );
@@ -133,5 +141,5 @@ export async function authenticate(db: Queryable, token: string | undefined): Pr
   if (!row?.secret_hash || !matches || row.revoked_at !== null || !row.remotes || !row.environments || !row.actions) return null;
   // When it was last used, for `tokens list` (which ones a team still needs).
   await db.query('UPDATE api_tokens SET last_used_at = now() WHERE name = $1', [name]);
-  return { name, actor: `token:${name}`, remotes: row.remotes, environments: row.environments, actions: row.actions };
+  return { name, actor: actorOf(name, row.person === true), remotes: row.remotes, environments: row.environments, actions: row.actions };
 }

@@ -8,7 +8,7 @@ import { promote, rollback, setCanary, setStable } from './rolloutCommands.ts';
 import { DeployError } from './tree.ts';
 import type { Store } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
-import { emptyRollout, updateRollout, type Rollout } from '../store/rollouts.ts';
+import { Conflict, emptyRollout, updateRollout, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 
 export const ROLLOUT_COMMANDS = ['stable', 'canary', 'promote', 'rollback'] as const;
 export type RolloutCommand = (typeof ROLLOUT_COMMANDS)[number];
@@ -24,13 +24,28 @@ export interface RolloutChange {
   percent?: number | undefined;
   /** Rolls out a release the compatibility gate refuses (with a warning). */
   skipGate?: boolean;
+  /**
+   * The remote's plan as the caller last saw it (null: none): if the map holds another, the change
+   * is a Conflict, nothing written. The console sends what it showed, so a person never changes a
+   * rollout someone else moved after their page showed it.
+   */
+  expected?: RemotePlan | null | undefined;
 }
+
+/** Plans compared by content: jsonb does not keep the order of an object's keys. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : 1))) : inner,
+  );
+
+const described = (plan: RemotePlan | undefined) =>
+  plan ? [`stable ${plan.stable}`, plan.canary ? `canary ${plan.canary.version} at ${plan.canary.percent}%` : 'no canary'].join(', ') : 'nothing rolled out';
 
 /** Applies `change` to `environment`'s map; the written map and its version. */
 export async function changeRollout(
   db: Store,
   environment: string,
-  { command, remote, version, percent, skipGate = false }: RolloutChange,
+  { command, remote, version, percent, skipGate = false, expected }: RolloutChange,
   { actor, warn, env = process.env }: { actor: string; warn: (line: string) => void; env?: NodeJS.ProcessEnv },
 ): Promise<{ version: number; rollout: Rollout }> {
   // Each move gives the new rollout and the release it points members at (`gated`), which the
@@ -52,6 +67,10 @@ export async function changeRollout(
     db,
     environment,
     (latest) => {
+      const plan = latest?.remotes[remote];
+      if (expected !== undefined && canonical(plan) !== canonical(expected)) {
+        throw new Conflict(`${remote} in ${environment} was changed by someone else first (now ${described(plan)}); nothing was changed.`);
+      }
       const moved = move(latest ?? emptyRollout());
       if (moved.gated !== undefined) checkCompatibility({ remote, version: moved.gated, skip: skipGate, warn, env });
       return moved.next;

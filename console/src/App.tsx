@@ -1,0 +1,213 @@
+// The console's frame: who is signed in, the environment, the views, the connection to the API and
+// what just happened (a live region screen readers announce).
+import { useCallback, useEffect, useState } from 'react';
+import { ApiFailure, call, envPath, setCsrfToken } from './api';
+import { AuditPage } from './AuditPage';
+import { ChangeDialog, type Change, type Outcome } from './ChangeDialog';
+import { describePlan } from './format';
+import { useLive, useResource } from './live';
+import { OverviewPage } from './OverviewPage';
+import { RemotePage } from './RemotePage';
+import { auditHash, parseRoute, signInSecret, type Route } from './route';
+import type { AuditView, Overview, Plan, RemoteView, Session } from './types';
+
+type SessionState = { state: 'checking' } | { state: 'signed-out'; message: string } | { state: 'signed-in'; session: Session };
+
+const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
+
+function useHash() {
+  // A sign-in link's fragment is no place: useSession takes it out of the address.
+  const [hash, setHash] = useState(() => (signInSecret(window.location.hash) ? '' : window.location.hash));
+  useEffect(() => {
+    const update = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return hash;
+}
+
+function useSession(): [SessionState, (state: SessionState) => void] {
+  const [state, setState] = useState<SessionState>({ state: 'checking' });
+  useEffect(() => {
+    const secret = signInSecret(window.location.hash);
+    // The link's secret leaves the address bar at once: it is used up, and must not be bookmarked or shared.
+    if (secret) window.history.replaceState(null, '', window.location.pathname);
+    // The page comes with the session when the browser has one (no round trip before the first view).
+    const given = document.getElementById('console-session')?.textContent;
+    const attempt = secret
+      ? call<Session>('POST', '/console/api/session', { link: secret })
+      : given
+        ? Promise.resolve(JSON.parse(given) as Session)
+        : call<Session>('GET', '/console/api/session');
+    attempt
+      .then((session) => {
+        setCsrfToken(session.csrf);
+        setState({ state: 'signed-in', session });
+      })
+      .catch((error: unknown) => {
+        const message = error instanceof ApiFailure && error.status !== 0 ? error.message : 'The control-plane API does not answer; reload when it is back.';
+        setState({ state: 'signed-out', message });
+      });
+  }, []);
+  return [state, setState];
+}
+
+function Connection({ connection, failing }: { connection: string; failing: boolean }) {
+  const lost = connection === 'lost' || failing;
+  return (
+    <p className={`connection ${lost ? 'lost' : ''}`} role="status">
+      {lost ? 'Lost the control-plane API: showing the last figures read; reconnecting by itself…' : connection === 'live' ? 'Live' : 'Connecting…'}
+    </p>
+  );
+}
+
+function Signed({ session, route, onEnded }: { session: Session; route: Exclude<Route, { page: 'none' }>; onEnded(message: string): void }) {
+  const { environment } = route;
+  const { changed, connection } = useLive(environment);
+  const path =
+    route.page === 'overview'
+      ? `${envPath(environment)}/overview`
+      : route.page === 'remote'
+        ? `${envPath(environment)}/remotes/${encodeURIComponent(route.remote)}`
+        : `${envPath(environment)}/audit?${new URLSearchParams({ remote: route.remote, actor: route.actor })}`;
+  const resource = useResource<Overview | RemoteView | AuditView>(path, changed);
+  const [change, setChange] = useState<Change | null>(null);
+  const [notice, setNotice] = useState<{ text: string; conflict: boolean } | null>(null);
+
+  useEffect(() => {
+    if (resource.error?.status === 401) onEnded(resource.error.message);
+  }, [resource.error, onEnded]);
+
+  const planOf = useCallback((data: unknown, remote: string): Plan | null => {
+    if (!data || typeof data !== 'object') return null;
+    if ('remotes' in data) return (data as Overview).remotes.find((summary) => summary.remote === remote)?.plan ?? null;
+    if ('plan' in data) return (data as RemoteView).plan;
+    return null;
+  }, []);
+
+  async function done(outcome: Outcome | null) {
+    const was = change;
+    setChange(null);
+    if (!outcome) return;
+    if (outcome.ended) {
+      onEnded(outcome.message);
+      return;
+    }
+    if (!outcome.conflict) {
+      setNotice({ text: outcome.message, conflict: false });
+      void resource.reload();
+      return;
+    }
+    // Someone else changed it first: read everything again and say what is different now.
+    const fresh = await resource.reload();
+    let text = `Someone else changed it first, so nothing was changed: ${outcome.message}`;
+    if (was && was.kind !== 'pins') text += ` The view has been reloaded: ${was.remote} went from ${describePlan(was.plan)} to ${describePlan(planOf(fresh, was.remote))}.`;
+    else text += ' The view has been reloaded.';
+    setNotice({ text, conflict: true });
+  }
+
+  useEffect(() => {
+    const titles = { overview: 'Remotes', remote: route.page === 'remote' ? route.remote : '', audit: 'Audit trail' };
+    document.title = `${titles[route.page]} · ${environment} · Netnet release console`;
+  }, [route, environment]);
+
+  const data = resource.data;
+  return (
+    <>
+      <nav aria-label="Views" className="views">
+        <a href={`#/${environment}`} aria-current={route.page === 'overview' ? 'page' : undefined}>
+          Remotes
+        </a>
+        <a href={auditHash(environment, { remote: '', actor: '' })} aria-current={route.page === 'audit' ? 'page' : undefined}>
+          Audit trail
+        </a>
+        <Connection connection={connection} failing={resource.error !== null && resource.error.status === 0} />
+      </nav>
+      <div aria-live="polite" className="notices">
+        {notice && (
+          <div className={`notice ${notice.conflict ? 'conflict' : ''}`}>
+            <p>{notice.text}</p>
+            <button type="button" onClick={() => setNotice(null)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+      </div>
+      {resource.error && resource.error.status !== 0 && resource.error.status !== 401 && (
+        <p className="refused" role="alert">
+          {resource.error.message}
+        </p>
+      )}
+      {!data ? (
+        <>
+          <h2>{route.page === 'overview' ? `Every remote in ${environment}` : route.page === 'remote' ? `${route.remote} in ${environment}` : `Audit trail of ${environment}`}</h2>
+          <p>Loading…</p>
+        </>
+      ) : route.page === 'overview' && 'remotes' in data ? (
+        <OverviewPage data={data} onChange={setChange} />
+      ) : route.page === 'remote' && 'chart' in data ? (
+        <RemotePage data={data} onChange={setChange} />
+      ) : route.page === 'audit' && 'entries' in data ? (
+        <AuditPage data={data} remotes={REMOTES} onFilter={(filter) => window.location.assign(auditHash(environment, filter))} />
+      ) : (
+        <p>Loading…</p>
+      )}
+      {change && <ChangeDialog environment={environment} change={change} onDone={(outcome) => void done(outcome)} />}
+      <p className="muted signed">
+        Signed in as {session.person} ({session.scope.remotes.join(', ')} · {session.scope.actions.join(', ')}) until {session.expiresAt.slice(11, 16)} UTC.
+      </p>
+    </>
+  );
+}
+
+export function App() {
+  const [state, setState] = useSession();
+  const hash = useHash();
+  const ended = useCallback((message: string) => setState({ state: 'signed-out', message: `Your session has ended: ${message}` }), [setState]);
+  let body;
+  if (state.state === 'checking') body = <p>Signing in…</p>;
+  else if (state.state === 'signed-out') {
+    body = (
+      <section className="card">
+        <h2>Sign in</h2>
+        <p role="alert">{state.message}</p>
+        <p>Open the one-time sign-in link an administrator made for you (npm run tokens -- create … --person, or npm run tokens -- link &lt;name&gt;).</p>
+      </section>
+    );
+  } else {
+    const environments = state.session.environments ?? [];
+    const parsed = parseRoute(hash);
+    const route = parsed.page === 'none' ? { page: 'overview' as const, environment: environments[0] ?? 'local' } : parsed;
+    body = (
+      <>
+        <div className="who">
+          <label>
+            Environment
+            <select value={route.environment} onChange={(event) => window.location.assign(`#/${event.target.value}`)}>
+              {[...new Set([...environments, route.environment])].map((name) => (
+                <option key={name}>{name}</option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            onClick={() => {
+              void call('DELETE', '/console/api/session').finally(() => setState({ state: 'signed-out', message: 'You signed out.' }));
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+        <Signed key={route.environment} session={state.session} route={route} onEnded={ended} />
+      </>
+    );
+  }
+  return (
+    <>
+      <header className="top">
+        <h1>Netnet release console</h1>
+      </header>
+      <main>{body}</main>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+// One remote in one environment: what it serves and the guard's verdict, the hour's chart with
+// every decision and change marked, the releases published, and its audit trail.
+import { Actions } from './Actions';
+import { AuditTable } from './AuditTable';
+import type { Change } from './ChangeDialog';
+import { HourChart } from './charts';
+import { bytes, describePlan, when } from './format';
+import { VerdictBlock } from './OverviewPage';
+import type { RemoteView } from './types';
+
+export function RemotePage({ data, onChange }: { data: RemoteView; onChange(change: Change): void }) {
+  const published = [...data.releases].map((release) => release.version).reverse();
+  return (
+    <>
+      <h2>
+        {data.remote} in {data.environment}
+      </h2>
+      <section className="card" aria-label="What it serves">
+        <p>Serves: {describePlan(data.plan)}.</p>
+        <VerdictBlock verdict={data.verdict} />
+        <Actions remote={data.remote} plan={data.plan} published={published} can={data.can} onChange={onChange} />
+      </section>
+      <HourChart remote={data.remote} {...data.chart} />
+      <section aria-labelledby="releases-title">
+        <h3 id="releases-title">Releases published</h3>
+        <table>
+            <caption>Releases of {data.remote}, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Published by</th>
+                <th scope="col">When</th>
+                <th scope="col">Size</th>
+                <th scope="col">Integrity</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.releases.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>Nothing published yet.</td>
+                </tr>
+              ) : (
+                data.releases.map((release) => (
+                  <tr key={release.version}>
+                    <td>{release.version}</td>
+                    <td>{release.publishedBy}</td>
+                    <td>{when(release.publishedAt)}</td>
+                    <td>
+                      {bytes(release.bytes)}
+                      {release.files !== null ? `, ${release.files} files` : ''}
+                    </td>
+                    <td className={release.verified ? 'ok' : 'refused'}>{release.verified ? 'verified' : release.integrity}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="trail-title">
+        <h3 id="trail-title">Audit trail of {data.remote}</h3>
+        <AuditTable entries={data.audit} caption={`Changes to ${data.remote} in ${data.environment}, newest first`} showRemote={false} />
+      </section>
+    </>
+  );
+}

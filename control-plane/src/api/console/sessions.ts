@@ -1,0 +1,134 @@
+// Who is using the release console (docs/releases.md, "A release owner's day in the console"). An
+// administrator makes a person's token (`npm run tokens -- create <name> … --person`), which prints
+// a one-time sign-in link; the console trades the link's secret for a session: an HttpOnly,
+// SameSite=Strict cookie that expires, and a CSRF secret the console sends back in a header with
+// every change. The session speaks for its token: its scope, and revoking the token ends it.
+// Only SHA-256 hashes of the link's and the session's secrets are stored (migration 005).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type http from 'node:http';
+import type { Queryable } from '../../store/database.ts';
+import { actorOf, type Caller, type Scope } from '../tokens.ts';
+
+export const SESSION_COOKIE = 'netnet-console';
+export const CSRF_HEADER = 'x-netnet-csrf';
+/** How long a sign-in link can be used (once). */
+export const LINK_HOURS = 24;
+/** How long a session lasts: a working day. */
+export const SESSION_HOURS = 8;
+
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+
+const hashOf = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+const newSecret = () => randomBytes(32).toString('base64url');
+
+/** Where people open the console: NETNET_CONSOLE_URL, else the API's own /console/. */
+export function consoleUrl(port: number, env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.NETNET_CONSOLE_URL;
+  return configured ? configured.replace(/\/?$/, '/') : `http://127.0.0.1:${port}/console/`;
+}
+
+/**
+ * A one-time sign-in link for a person's token. The secret rides in the fragment, which browsers
+ * never send to a server, so it reaches no log or Referer; the console's page posts it.
+ */
+export async function createSignInLink(db: Queryable, token: string, base: string): Promise<string> {
+  const { rows } = await db.query<{ person: boolean; revoked_at: Date | null }>('SELECT person, revoked_at FROM api_tokens WHERE name = $1', [token]);
+  const [row] = rows;
+  if (!row) throw new Error(`there is no token named "${token}".`);
+  if (!row.person) throw new Error(`"${token}" is a pipeline's token, not a person's: it cannot sign in to the console.`);
+  if (row.revoked_at) throw new Error(`the token "${token}" is revoked.`);
+  const secret = newSecret();
+  await db.query(`INSERT INTO console_links (secret_hash, token, expires_at) VALUES ($1, $2, now() + make_interval(hours => $3))`, [hashOf(secret), token, LINK_HOURS]);
+  return `${base}#sign-in=${secret}`;
+}
+
+export interface Session {
+  caller: Caller;
+  csrf: string;
+  expiresAt: Date;
+}
+
+/** Trades a sign-in link's secret for a new session; null if the link is unknown, used, expired or its token revoked. */
+export async function exchangeLink(db: Queryable, secret: unknown): Promise<{ cookie: string; session: Session } | null> {
+  if (typeof secret !== 'string' || !SECRET.test(secret)) return null;
+  // One statement marks the link used: two tabs racing with one link get one session.
+  const { rows } = await db.query<{ token: string }>(
+    `UPDATE console_links l SET used_at = now()
+     FROM api_tokens t
+     WHERE l.secret_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND t.name = l.token AND t.revoked_at IS NULL
+     RETURNING l.token`,
+    [hashOf(secret)],
+  );
+  const [row] = rows;
+  if (!row) return null;
+  const cookie = newSecret();
+  const csrf = newSecret();
+  await db.query(`INSERT INTO console_sessions (secret_hash, token, csrf, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`, [
+    hashOf(cookie),
+    row.token,
+    csrf,
+    SESSION_HOURS,
+  ]);
+  const session = await sessionOf(db, cookie);
+  return session ? { cookie, session } : null;
+}
+
+/** The session a cookie's secret stands for: live, unexpired, its token not revoked. */
+export async function sessionOf(db: Queryable, secret: string | undefined): Promise<Session | null> {
+  if (!secret || !SECRET.test(secret)) return null;
+  const { rows } = await db.query<Scope & { name: string; person: boolean; csrf: string; expires_at: Date }>(
+    `SELECT t.name, t.person, t.remotes, t.environments, t.actions, s.csrf, s.expires_at
+     FROM console_sessions s JOIN api_tokens t ON t.name = s.token
+     WHERE s.secret_hash = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND t.revoked_at IS NULL`,
+    [hashOf(secret)],
+  );
+  const [row] = rows;
+  if (!row) return null;
+  return {
+    caller: { name: row.name, actor: actorOf(row.name, row.person), remotes: row.remotes, environments: row.environments, actions: row.actions },
+    csrf: row.csrf,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Signs out: the cookie's session ends now. */
+export async function endSession(db: Queryable, secret: string | undefined): Promise<void> {
+  if (secret && SECRET.test(secret)) await db.query('UPDATE console_sessions SET ended_at = now() WHERE secret_hash = $1 AND ended_at IS NULL', [hashOf(secret)]);
+}
+
+/** The console's session cookie from a request's Cookie header. */
+export function sessionCookie(req: http.IncomingMessage): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * The Set-Cookie value for a session (or, with no secret, one that clears it). `secure` when the
+ * console is reached over HTTPS; on http://127.0.0.1 a Secure cookie would not be sent back.
+ */
+export function setCookie(secret: string | null, { secure }: { secure: boolean }): string {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict', secret ? `Max-Age=${SESSION_HOURS * 3600}` : 'Max-Age=0', ...(secure ? ['Secure'] : [])];
+  return [`${SESSION_COOKIE}=${secret ?? ''}`, ...attributes].join('; ');
+}
+
+/**
+ * Why a change made with a session cookie is refused, or null when it may go ahead: it must carry
+ * the session's CSRF secret in X-Netnet-CSRF (a page elsewhere cannot read it), and an Origin, if
+ * the browser sent one, must be the console's own.
+ */
+export function csrfProblem(req: http.IncomingMessage, session: Pick<Session, 'csrf'>): string | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
+    return `a change from ${origin} is refused: the console changes things only from its own page.`;
+  }
+  const sent = req.headers[CSRF_HEADER];
+  const given = Buffer.from(typeof sent === 'string' ? sent : '');
+  const expected = Buffer.from(session.csrf);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return 'a change needs the console\'s CSRF token (X-Netnet-CSRF); reload the console and try again.';
+  }
+  return null;
+}

@@ -1,0 +1,217 @@
+// `npm run bench:console`: the release console's figures (docs/releases.md, "A release owner's day
+// in the console"). Starts the site as `npm start` does (or reuses one with --reuse), makes a
+// person's token and an environment of its own, and prints:
+//   - the console's first-load JavaScript, brotli bytes as sent, and its LCP, on a cold cache
+//     throttled as bench:web throttles (CPU ×4, 150 ms round trip, 1.6 Mbit/s; e2e/bench/measure.mjs);
+//   - how long a rollout change made with the CLI takes to show in an open console: from the
+//     change's commit in the store (its audit entry's time) to the frame that shows it, p50/p99 of 20.
+// `--screenshots` also writes docs/screenshots/console-*.png, over an hour of simulated reports
+// (counted by the store's own writer) in which the canary fails more than its stable.
+// Everything it made is removed afterwards. Run inside a network namespace of your own when the
+// machine is shared: unshare -n sh -c 'ip link set lo up; npm run bench:console'
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium } from '@playwright/test';
+import chromiumLaunch from '../chromium.json' with { type: 'json' };
+import { copyBuildAs } from '../support/buildCopy.mjs';
+import { DEVICE, THROTTLING } from './measure.mjs';
+import { root } from '../../scripts/build.mjs';
+import { startSite } from './site.mjs';
+import { openDatabase } from '../../control-plane/src/store/database.ts';
+import { controlPort } from '../../control-plane/src/api/port.ts';
+import { createHealthStore } from '../../control-plane/src/store/health.ts';
+
+const execute = promisify(execFile);
+const run = Date.now().toString(36);
+const ENVIRONMENT = `bench-console-${run}`;
+const PERSON = `bench-console-${run}`;
+const REMOTE = 'remote-title';
+const VERSIONS = [`4.0.0-bench.${run}`, `4.1.0-bench.${run}`];
+const CHANGES = 20;
+const LOADS = Number(process.argv.find((arg) => arg.startsWith('--loads='))?.slice('--loads='.length) ?? 3);
+const CONSOLE = `http://127.0.0.1:${controlPort()}/console/`;
+
+const cli = async (script, ...args) =>
+  (await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin', `${script}.ts`), ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } })).stdout.trim();
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+};
+
+/** A signed-in browser state (the session cookie), made with a fresh one-time link. */
+async function signedIn(browser) {
+  const link = await cli('tokens', 'link', PERSON);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` }).waitFor();
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** One cold, throttled load of the console: its JS as sent (brotli), its LCP, console problems. */
+async function coldLoad(browser, storageState) {
+  const context = await browser.newContext({ ...DEVICE, storageState });
+  await context.addInitScript(() => {
+    window.__lcp = [];
+    new PerformanceObserver((list) => window.__lcp.push(...list.getEntries().map((entry) => ({ time: entry.startTime, element: entry.element?.tagName ?? null })))).observe({
+      type: 'largest-contentful-paint',
+      buffered: true,
+    });
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Map();
+  cdp.on('Network.responseReceived', ({ requestId, type, response }) => type === 'Script' && scripts.set(requestId, { url: response.url, encoding: response.headers['content-encoding'] ?? response.headers['Content-Encoding'] ?? 'none', bytes: 0 }));
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const script = scripts.get(requestId);
+    if (script) script.bytes = encodedDataLength;
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuSlowdown });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: THROTTLING.latencyMs,
+    downloadThroughput: (THROTTLING.downloadKbps * 1024) / 8,
+    uploadThroughput: (THROTTLING.uploadKbps * 1024) / 8,
+  });
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await page.getByRole('link', { name: REMOTE, exact: true }).waitFor({ timeout: 60_000 });
+  // LCP is final at the first input; until then, give late candidates a moment.
+  await page.waitForTimeout(1_500);
+  const lcp = await page.evaluate(() => window.__lcp.at(-1) ?? null);
+  await context.close();
+  const list = [...scripts.values()];
+  return { jsBytes: list.reduce((sum, script) => sum + script.bytes, 0), encodings: [...new Set(list.map((script) => script.encoding))], lcpMs: lcp?.time ?? null, lcpElement: lcp?.element ?? null, problems };
+}
+
+/** CLI changes while a console is open: ms from each change's commit to the frame showing it. */
+async function liveLatencies(browser, storageState, db) {
+  const context = await browser.newContext({ storageState });
+  const page = await context.newPage();
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await page.getByText('Live', { exact: true }).waitFor();
+  const latencies = [];
+  for (let change = 0; change < CHANGES; change += 1) {
+    const percent = 11 + change;
+    const text = `${VERSIONS[1]} at ${percent} %`;
+    // Watches every frame from now on; resolves with the wall-clock time it first shows.
+    const shown = page.evaluate(
+      (wanted) =>
+        new Promise((resolve) => {
+          const look = () => (document.body.innerText.includes(wanted) ? resolve(performance.timeOrigin + performance.now()) : requestAnimationFrame(look));
+          look();
+        }),
+      text,
+    );
+    await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', String(percent));
+    const shownAt = await shown;
+    const { rows } = await db.pool.query('SELECT at FROM audit WHERE environment = $1 ORDER BY id DESC LIMIT 1', [ENVIRONMENT]);
+    latencies.push(shownAt - rows[0].at.getTime());
+  }
+  await context.close();
+  return latencies;
+}
+
+/** An hour of simulated sessions of the bench's releases, through the store's writer: the canary fails more after its widening. */
+async function simulateHour(db) {
+  const store = createHealthStore({ db: db.pool, environment: ENVIRONMENT });
+  const now = Date.now();
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  for (let ago = 59; ago >= 1; ago -= 1) {
+    const reports = [];
+    for (let session = 0; session < 120; session += 1) {
+      const canary = random() < (ago > 20 ? 0.1 : 0.2);
+      const failRate = canary ? (ago > 20 ? 0.01 : 0.06) : 0.01;
+      reports.push({
+        remote: REMOTE,
+        release: canary ? VERSIONS[1] : VERSIONS[0],
+        channel: canary ? 'canary' : 'stable',
+        outcome: random() < failRate ? 'failed' : 'loaded',
+        vitals: { lcp: Math.round((canary ? 1900 : 1700) * (0.7 + random() * 0.8)) },
+      });
+    }
+    await store.append(reports, now - ago * 60_000);
+  }
+  await store.close();
+}
+
+/** The docs' screenshots at a laptop's width: every remote, a confirmation, one remote. */
+async function screenshots(browser, storageState) {
+  const context = await browser.newContext({ storageState, viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  const dir = join(root, 'docs/screenshots');
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` }).waitFor();
+  await page.getByText('Live', { exact: true }).waitFor();
+  // The heading shows before the figures: wait for a remote's card.
+  await page.getByRole('link', { name: REMOTE, exact: true }).waitFor();
+  await page.screenshot({ path: join(dir, 'console-overview.png') });
+  await page.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
+  await page.getByLabel('Share of members (%)').fill('20');
+  await page.getByText(/^Passes:/).waitFor();
+  await page.screenshot({ path: join(dir, 'console-confirm.png') });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('link', { name: REMOTE, exact: true }).click();
+  await page.getByRole('table', { name: /Releases of/ }).waitFor();
+  await page.screenshot({ path: join(dir, 'console-remote.png'), fullPage: true });
+  await context.close();
+}
+
+async function main() {
+  const site = await startSite({ reuse: process.argv.includes('--reuse') });
+  const staging = mkdtempSync(join(tmpdir(), 'netnet-bench-console-'));
+  const db = await openDatabase({ max: 2 });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath, args: chromiumLaunch.args });
+  try {
+    for (const version of VERSIONS) {
+      const copy = join(staging, version);
+      copyBuildAs({ root, remote: REMOTE, version, copy });
+      await cli('release', REMOTE, '--version', version, '--from', copy);
+    }
+    await cli('rollout', 'stable', REMOTE, VERSIONS[0]);
+    await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', '10');
+    await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/tokens.ts'), 'create', PERSON, '--remotes', '*', '--environments', ENVIRONMENT, '--actions', '*', '--person'], { cwd: root });
+    if (process.argv.includes('--screenshots')) {
+      await simulateHour(db);
+      // A change marked on the hour's chart.
+      await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', '15');
+    }
+    const state = await signedIn(browser);
+    if (process.argv.includes('--screenshots')) await screenshots(browser, state);
+
+    const loads = [];
+    for (let load = 0; load < LOADS; load += 1) loads.push(await coldLoad(browser, state));
+    const latencies = await liveLatencies(browser, state, db);
+
+    const lcps = loads.map((load) => load.lcpMs).filter((value) => value !== null);
+    console.log(`release console, ${loads.length} cold loads throttled as bench:web (CPU ×${THROTTLING.cpuSlowdown}, ${THROTTLING.latencyMs} ms RTT, ${(THROTTLING.downloadKbps / 1024).toFixed(2)} Mbit/s):`);
+    console.log(`  first-load JS: ${loads[0].jsBytes} bytes as sent (${loads[0].encodings.join(', ')}; ${(loads[0].jsBytes / 1024).toFixed(1)} KB; budget 120 KB brotli)`);
+    console.log(`  LCP: median ${Math.round(quantile(lcps, 0.5))} ms, worst ${Math.round(Math.max(...lcps))} ms (element ${loads[0].lcpElement}; budget 1200 ms)`);
+    const problems = loads.flatMap((load) => load.problems);
+    console.log(`  console errors: ${problems.length ? problems.join(' | ') : 'none'}`);
+    console.log(`CLI change → open console, ${latencies.length} changes: p50 ${Math.round(quantile(latencies, 0.5))} ms, p99 ${Math.round(quantile(latencies, 0.99))} ms, max ${Math.round(Math.max(...latencies))} ms (budget 1000 ms)`);
+  } finally {
+    await browser.close();
+    await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/tokens.ts'), 'revoke', PERSON], { cwd: root }).catch(() => {});
+    for (const table of ['rollouts', 'audit', 'health_counts', 'guard_leases']) await db.pool.query(`DELETE FROM ${table} WHERE environment = $1`, [ENVIRONMENT]);
+    await db.pool.query('DELETE FROM releases WHERE remote = $1 AND version = ANY($2)', [REMOTE, VERSIONS]);
+    for (const version of VERSIONS) rmSync(join(root, 'deploy', REMOTE, version), { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
+    await db.close();
+    await site.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

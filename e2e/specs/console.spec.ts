@@ -1,0 +1,213 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { copyBuildAs } from '../support/buildCopy.mjs';
+import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
+import { deployCli } from '../support/deployCli';
+import { testWithShell } from '../support/specShell';
+import { expect } from '../support/test';
+
+// The release console (docs/releases.md, "A release owner's day in the console") in Chromium,
+// against the control-plane API `npm start` runs: a person signs in with the link
+// `npm run tokens -- create … --person` prints, sees remote-search's actions disabled (and a forged
+// request for them refused), moves remote-title's canary to 20 % (which /remotes.json then
+// serves), sees a CLI change without reloading, meets a 409 from a concurrent CLI change, is
+// refused once their token is revoked, and every page passes axe. Its rollout is an environment
+// of its own, served by a shell of the spec's own; everything is removed afterwards.
+
+const root = resolve(__dirname, '../..');
+const run = Date.now().toString(36);
+const ENVIRONMENT = `e2e-console-${run}`;
+const PERSON = `console-${run}`;
+const STABLE = `3.0.0-e2e.${run}`;
+const CANARY = `3.1.0-e2e.${run}`;
+const REMOTES = ['remote-title', 'remote-search'];
+const CONSOLE = 'http://127.0.0.1:8070/console/';
+
+const test = testWithShell(ENVIRONMENT);
+test.describe.configure({ mode: 'serial' });
+
+const cli = deployCli(ENVIRONMENT);
+const tsx = pathToFileURL(require.resolve('tsx')).href;
+const execute = promisify(execFile);
+const tokens = async (...args: string[]) => (await execute(process.execPath, ['--import', tsx, join(root, 'control-plane/bin/tokens.ts'), ...args], { cwd: root })).stdout.trim();
+
+let staging: string;
+let link: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  staging = mkdtempSync(join(tmpdir(), 'netnet-console-'));
+  for (const remote of REMOTES) {
+    for (const version of [STABLE, CANARY]) {
+      const copy = join(staging, `${remote}-${version}`);
+      copyBuildAs({ root, remote, version, copy });
+      await cli('release', remote, '--version', version, '--from', copy);
+    }
+    await cli('rollout', 'stable', remote, STABLE);
+    await cli('rollout', 'canary', remote, CANARY, '--percent', '10');
+  }
+  link = await tokens('create', PERSON, '--remotes', 'remote-title', '--environments', ENVIRONMENT, '--actions', 'canary,promote,rollback,status', '--person');
+});
+
+test.afterAll(async () => {
+  await tokens('revoke', PERSON).catch(() => {});
+  await forgetEnvironment(ENVIRONMENT);
+  for (const remote of REMOTES) {
+    for (const version of [STABLE, CANARY]) rmSync(join(root, 'deploy', remote, version), { recursive: true, force: true });
+    await forgetReleases(remote, [STABLE, CANARY]);
+  }
+  rmSync(staging, { recursive: true, force: true });
+});
+
+/** The console's own messages in the page's console, but for the API's answers a test provokes on purpose (403, 409, 401). */
+function consoleErrors(page: Page, expectedStatuses: number[] = []) {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const status = /status of (\d{3})/.exec(message.text())?.[1];
+    if (status && expectedStatuses.includes(Number(status))) return;
+    errors.push(message.text());
+  });
+  return errors;
+}
+
+const card = (page: Page, remote: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: remote, exact: true }) });
+
+/** Signs in with a fresh link (each is used once) and opens the environment. */
+async function signIn(page: Page) {
+  const fresh = link || (await tokens('link', PERSON));
+  link = '';
+  await page.goto(fresh);
+  await expect(page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` })).toBeVisible();
+}
+
+test('a person signs in with the link the tokens command prints', async ({ page, context }) => {
+  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:8070\/console\/#sign-in=[A-Za-z0-9_-]{43}$/);
+  const errors = consoleErrors(page);
+  const used = link;
+  await signIn(page);
+  // The secret leaves the address bar; the session is an HttpOnly, SameSite=Strict cookie.
+  expect(page.url()).toBe(CONSOLE);
+  const [cookie] = (await context.cookies()).filter((one) => one.name === 'netnet-console');
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000);
+  await expect(page.getByText(`Signed in as ${PERSON}`)).toBeVisible();
+  await expect(card(page, 'remote-title').getByText(`${CANARY} at 10 %`)).toBeVisible();
+  // The link was used: a second browser cannot sign in with it.
+  const other = await context.browser()!.newContext();
+  const second = await other.newPage();
+  await second.goto(used);
+  await expect(second.getByText(/unknown, used already or expired/)).toBeVisible();
+  await other.close();
+  expect(errors).toEqual([]);
+});
+
+test('remote-search is out of scope: its actions are disabled with the reason, and a forged request is refused', async ({ page }) => {
+  await signIn(page);
+  const search = card(page, 'remote-search');
+  for (const name of ['Set canary share remote-search', 'Promote remote-search', 'Roll back remote-search']) {
+    const button = search.getByRole('button', { name });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAccessibleDescription(`${PERSON} covers remote-title only.`);
+  }
+  await expect(card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' })).toBeEnabled();
+  // The same request the button would send, forged from the page with the session's own CSRF token.
+  const forged = await page.evaluate(async (environment) => {
+    const { csrf } = (await (await fetch('/console/api/session')).json()) as { csrf: string };
+    const response = await fetch(`/v1/environments/${environment}/remotes/remote-search/canary`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', 'X-Netnet-CSRF': csrf },
+      body: JSON.stringify({ version: '1.0.0', percent: 50 }),
+    });
+    return { status: response.status, body: (await response.json()) as { error: string } };
+  }, ENVIRONMENT);
+  expect(forged.status).toBe(403);
+  expect(forged.body.error).toContain('may not canary remote-search');
+  await expect(card(page, 'remote-search').getByText(`${CANARY} at 10 %`)).toBeVisible();
+});
+
+test('moving the canary to 20 % says what members will get, and /remotes.json serves it', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  await signIn(page);
+  await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
+  const dialog = page.getByRole('dialog', { name: `Set the canary: remote-title in ${ENVIRONMENT}` });
+  await dialog.getByLabel('Share of members (%)').fill('20');
+  await expect(dialog.getByText(`20 % of members get remote-title ${CANARY} (the canary); the other 80 % get ${STABLE}.`, { exact: false })).toBeVisible();
+  await expect(dialog.getByText(/^Passes: the shell provides everything remote-title/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card(page, 'remote-title').getByText(`${CANARY} at 20 %`)).toBeVisible();
+  const map = (await (await request.get('/remotes.json')).json()) as { remotes: Record<string, { canary?: { version: string; percent: number } }> };
+  expect(map.remotes['remote-title']?.canary).toMatchObject({ version: CANARY, percent: 20 });
+  // The audit trail names the person.
+  await page.getByRole('link', { name: 'Audit trail' }).click();
+  await expect(page.getByRole('row').filter({ hasText: `person:${PERSON}` }).first()).toContainText('canary');
+  expect(errors).toEqual([]);
+});
+
+test('a change made with the CLI appears without a reload', async ({ page }) => {
+  await signIn(page);
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await cli('rollout', 'canary', 'remote-title', CANARY, '--percent', '30');
+  await expect(card(page, 'remote-title').getByText(`${CANARY} at 30 %`)).toBeVisible({ timeout: 3_000 });
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
+
+test('a 409 from a concurrent CLI change is shown, and the view shows the change', async ({ page }) => {
+  consoleErrors(page, [409]);
+  await signIn(page);
+  await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Share of members (%)').fill('35');
+  await expect(dialog.getByText(/^Passes:/)).toBeVisible();
+  // Someone else moves it while the dialog is open.
+  await cli('rollout', 'canary', 'remote-title', CANARY, '--percent', '40');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText(/Someone else changed it first, so nothing was changed/)).toContainText(
+    `remote-title went from stable ${STABLE}, canary ${CANARY} at 30 % to stable ${STABLE}, canary ${CANARY} at 40 %`,
+  );
+  await expect(card(page, 'remote-title').getByText(`${CANARY} at 40 %`)).toBeVisible();
+});
+
+test('every console page passes axe', async ({ page }) => {
+  // Four full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
+  test.setTimeout(300_000);
+  const errors = consoleErrors(page);
+  await signIn(page);
+  const scan = async (what: string) => {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((violation) => `${what}: ${violation.id} (${violation.nodes.length})`)).toEqual([]);
+  };
+  await scan('every remote');
+  await page.getByRole('link', { name: 'remote-title', exact: true }).click();
+  await expect(page.getByRole('heading', { name: `remote-title in ${ENVIRONMENT}` })).toBeVisible();
+  await expect(page.getByRole('table', { name: /Releases of remote-title/ })).toContainText(CANARY);
+  await scan('one remote');
+  await page.getByRole('link', { name: 'Audit trail' }).click();
+  await expect(page.getByRole('heading', { name: `Audit trail of ${ENVIRONMENT}` })).toBeVisible();
+  await scan('audit trail');
+  await page.goto(CONSOLE);
+  await page.getByRole('link', { name: 'remote-title', exact: true }).click();
+  await page.getByRole('button', { name: 'Promote remote-title' }).click();
+  await expect(page.getByRole('dialog').getByText('What members will get')).toBeVisible();
+  await scan('the confirmation');
+  expect(errors).toEqual([]);
+});
+
+test('a revoked token\'s session is refused at its next action', async ({ page }) => {
+  consoleErrors(page, [401]);
+  await signIn(page);
+  await card(page, 'remote-title').getByRole('button', { name: 'Roll back remote-title' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('What members will get')).toBeVisible();
+  await tokens('revoke', PERSON);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('alert')).toContainText(/Your session has ended: nothing was changed: a valid token is needed/);
+  await expect(card(page, 'remote-title')).toHaveCount(0);
+});
