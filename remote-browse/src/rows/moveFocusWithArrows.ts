@@ -8,18 +8,21 @@ const STEPS: Record<string, (index: number, last: number) => number> = {
 };
 
 /**
- * Arrow keys, Home and End move between the poster links of a row, as in a carousel; Tab still
- * walks through every link, so nothing is reachable only this way.
+ * Arrow keys, Home and End move between the poster links of a row, as in a carousel. A row is one
+ * Tab stop (roving focus): the caller makes the link focus moved to the row's stop. Returns the
+ * index of that link, or null when the key moved nothing.
  */
-export function moveFocusWithArrows(event: KeyboardEvent<HTMLElement>): void {
+export function moveFocusWithArrows(event: KeyboardEvent<HTMLElement>): number | null {
   const step = STEPS[event.key];
-  if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!step || event.altKey || event.ctrlKey || event.metaKey) return null;
   const links = Array.from(event.currentTarget.querySelectorAll<HTMLAnchorElement>('a[href]'));
   const index = links.indexOf(document.activeElement as HTMLAnchorElement);
-  if (index < 0) return;
-  const target = links[step(index, links.length - 1)];
-  if (!target || target === links[index]) return;
+  if (index < 0) return null;
+  const next = step(index, links.length - 1);
+  const target = links[next];
+  if (!target || target === links[index]) return null;
   event.preventDefault();
   target.focus();
   target.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  return next;
 }
