@@ -11,6 +11,9 @@ const sizes = [
   { name: '1366×768', viewport: { width: 1366, height: 768 } },
 ];
 
+// axe walks every node of a page; on a busy machine a long page takes it a while.
+test.describe.configure({ timeout: 120_000 });
+
 async function expectNoViolations(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
@@ -56,7 +59,6 @@ for (const { name, viewport } of sizes) {
       memberTest(`${path} has no axe violations`, async ({ page }) => {
         await page.goto(path);
         await ready(page);
-        await page.waitForLoadState('networkidle');
         await expectNoViolations(page);
       });
     }
