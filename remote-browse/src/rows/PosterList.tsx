@@ -1,7 +1,6 @@
-import { useRef, useState, type FocusEvent } from 'react';
-import { Poster, titleHref, titleName, type MediaType, type TitleSummary } from '@netnet/shared';
+import { useRef } from 'react';
+import { Poster, titleHref, titleName, useRovingRow, type MediaType, type TitleSummary } from '@netnet/shared';
 import { useTakenOver } from '../common/useTakenOver';
-import { moveFocusWithArrows } from './moveFocusWithArrows';
 import { ScrollButtons } from './ScrollButtons';
 import styles from './Row.module.scss';
 
@@ -26,30 +25,16 @@ interface PosterListProps {
  */
 export function PosterList({ titles, type, onScreen = false, label = 'titles' }: PosterListProps) {
   const whole = useTakenOver();
-  const [current, setCurrent] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+  const shown = whole ? titles : titles.slice(0, POSTERS_ON_SCREEN);
+  const { tabIndexOf, handlers } = useRovingRow(shown.length);
 
   if (titles.length === 0) return <p className={styles.empty}>Nothing to show here yet.</p>;
-  const shown = whole ? titles : titles.slice(0, POSTERS_ON_SCREEN);
-  const stop = Math.min(current, shown.length - 1);
-  const onFocus = (event: FocusEvent<HTMLElement>) => {
-    const links = Array.from(event.currentTarget.querySelectorAll('a[href]'));
-    const index = links.indexOf(event.target as Element);
-    if (index >= 0 && index !== stop) setCurrent(index);
-  };
 
   return (
     // Arrow keys pressed on a poster link bubble to this wrapper, which moves focus between the
     // links. It is not a control, so it has no role of its own, and the list keeps its semantics.
-    <div
-      role="presentation"
-      className={styles.scroller}
-      onFocus={onFocus}
-      onKeyDown={(event) => {
-        const moved = moveFocusWithArrows(event);
-        if (moved !== null) setCurrent(moved);
-      }}
-    >
+    <div role="presentation" className={styles.scroller} {...handlers}>
       <ul ref={list} className={styles.list}>
         {shown.map((title, index) => (
           <li key={title.id} className={styles.item}>
@@ -58,7 +43,7 @@ export function PosterList({ titles, type, onScreen = false, label = 'titles' }:
               name={titleName(title)}
               to={titleHref(type, title.id)}
               eager={onScreen && index < POSTERS_ON_SCREEN}
-              tabIndex={index === stop ? 0 : -1}
+              tabIndex={tabIndexOf(index)}
             />
           </li>
         ))}
