@@ -70,7 +70,9 @@ test.describe('browse area', () => {
     await expect.poll(paused).toBe(false);
     await expect(page.getByRole('button', { name: 'Pause trailer' })).toBeVisible();
 
-    await expect(headings(page)).toHaveText(['Comedy movies', 'Mystery series', 'Action movies', 'Drama series', 'Horror movies']);
+    // The billboard names the featured title (the most popular movie) before the rows.
+    const featured = await firstOf('movie/popular');
+    await expect(headings(page)).toHaveText([featured.title!, 'Comedy movies', 'Mystery series', 'Action movies', 'Drama series', 'Horror movies']);
 
     const comedy = await firstOf('discover/movie?with_genres=35');
     const comedyRow = page.getByRole('region', { name: 'Comedy movies', exact: true });

@@ -18,3 +18,6 @@ export { Icon, icons } from './ui/Icon';
 export { LoadError } from './ui/LoadError';
 export { ErrorBoundary } from './ui/ErrorBoundary';
 export { Notice } from './ui/Notice';
+export { documentTitle, usePageTitle, SITE_NAME } from './pageTitle';
+export { showPageNotice, usePageNotice } from './pageNotice';
+export { useRovingRow } from './ui/rovingRow';

@@ -51,6 +51,8 @@ interface History {
   push(path: string, state: unknown): void;
   replace(path: string, state: unknown): void;
   go(delta: number): void;
+  /** There is an entry of this site behind the current one (a page opened directly has none). */
+  canGoBack(): boolean;
 }
 
 const newKey = () => Math.random().toString(36).slice(2, 10);
@@ -79,7 +81,12 @@ function resolve(to: string, from: Location): string {
 
 function createHistory(
   initial: { location: Location; navigationType: NavigationType },
-  write: { push(path: string, state: unknown): Location; replace(path: string, state: unknown): Location; go(delta: number): void },
+  write: {
+    push(path: string, state: unknown): Location;
+    replace(path: string, state: unknown): Location;
+    go(delta: number): void;
+    canGoBack(): boolean;
+  },
 ): History & { set(next: { location: Location; navigationType: NavigationType }): void } {
   let current = initial;
   const listeners = new Set<() => void>();
@@ -96,6 +103,7 @@ function createHistory(
     push: (path, state) => set({ location: write.push(path, state), navigationType: 'PUSH' }),
     replace: (path, state) => set({ location: write.replace(path, state), navigationType: 'REPLACE' }),
     go: (delta) => write.go(delta),
+    canGoBack: () => write.canGoBack(),
     set,
   };
 }
@@ -131,6 +139,7 @@ function browserHistory(): History {
         return read();
       },
       go: (delta) => window.history.go(delta),
+      canGoBack: () => (index ?? 0) > 0,
     },
   );
   const onPop = () => {
@@ -180,6 +189,7 @@ function memoryHistory(initialEntries: readonly InitialEntry[], initialIndex?: n
         index = next;
         history.set({ location: entries[index]!, navigationType: 'POP' });
       },
+      canGoBack: () => index > 0,
     },
   );
   return history;
@@ -242,12 +252,18 @@ export function MemoryRouter({
 export function StaticRouter({ location, children }: { location: string | Partial<Location>; children?: ReactNode }) {
   const history = useMemo<History>(() => {
     const snapshot = { location: entryOf(location), navigationType: 'POP' as const };
-    return { subscribe: () => () => {}, snapshot: () => snapshot, push: () => {}, replace: () => {}, go: () => {} };
+    return { subscribe: () => () => {}, snapshot: () => snapshot, push: () => {}, replace: () => {}, go: () => {}, canGoBack: () => false };
   }, [location]);
   return <Router history={history}>{children}</Router>;
 }
 
 export const useLocation = (): Location => useRouter().location;
+
+/** Whether Back would stay on this site: asked at the moment of going back, not while rendering. */
+export function useCanGoBack(): () => boolean {
+  const { history } = useRouter();
+  return useCallback(() => history.canGoBack(), [history]);
+}
 
 export const useNavigationType = (): NavigationType => useRouter().navigationType;
 

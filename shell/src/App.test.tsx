@@ -1,9 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import type { AuthState } from '@netnet/shared';
 import { renderPage, signedIn } from '@netnet/shared/testing';
 import { AppRoutes } from './App';
+import { forgetReturnTo, startLeaving } from './auth/returnTo';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn() }));
 const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
@@ -11,6 +12,8 @@ const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
 const renderAt = (path: string, auth: AuthState) => renderPage(<AppRoutes />, { path, auth });
 
 const member = signedIn('u1');
+
+afterEach(forgetReturnTo);
 
 beforeEach(() => {
   mockedLoadRemote.mockImplementation(async (id: string) => ({ default: () => <h1>{id}</h1> }));
@@ -59,16 +62,53 @@ it('uses the home header on /browse, /movies, /series and the back header elsewh
   const catalogueNav = await screen.findByRole('navigation', { name: 'Catalogue' });
   expect(catalogueNav).toHaveTextContent('SeriesMoviesMy list');
   expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
-  await userEvent.click(screen.getByRole('link', { name: 'Home' }));
+  // The sections are drawn twice, in the header (desktop) and the bottom bar (phones); CSS shows one.
+  const [inHeader, atBottom] = screen.getAllByRole('navigation', { name: 'Main' });
+  expect(within(screen.getByRole('banner')).getByRole('navigation', { name: 'Main' })).toBe(inHeader);
+  expect(atBottom).not.toBe(inHeader);
+  await userEvent.click(within(inHeader!).getByRole('link', { name: 'Home' }));
   expect(await screen.findByRole('heading', { name: 'remote_browse/Browse' })).toBeInTheDocument();
-  await userEvent.click(screen.getByRole('link', { name: 'Search' }));
+  await userEvent.click(within(screen.getAllByRole('navigation', { name: 'Main' })[1]!).getByRole('link', { name: 'Search' }));
   expect(await screen.findByRole('button', { name: 'Back' })).toBeInTheDocument();
   expect(screen.queryByRole('navigation', { name: 'Catalogue' })).not.toBeInTheDocument();
 });
 
-it('marks the active bottom navigation entry', async () => {
+it('marks the active section in both its places', async () => {
   renderAt('/downloads', member);
-  const nav = await screen.findByRole('navigation', { name: 'Main' });
-  expect(nav.querySelector('[aria-current="page"]')).toHaveTextContent('Downloads');
+  const navs = await screen.findAllByRole('navigation', { name: 'Main' });
+  expect(navs).toHaveLength(2);
+  for (const nav of navs) expect(nav.querySelector('[aria-current="page"]')).toHaveTextContent('Downloads');
   expect(screen.getByRole('link', { name: 'Netnet home' })).toHaveAttribute('href', '/browse');
+});
+
+describe('the page to return to', () => {
+  it('takes a visitor sent away from a deep link on to it once signed in, once', async () => {
+    const { where, setAuth } = renderAt('/tv/5506?play=1', { status: 'anonymous' });
+    expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
+    expect(where().path).toBe('/');
+    setAuth(member);
+    expect(await screen.findByRole('heading', { name: 'remote_title/SeriesDetail' })).toBeInTheDocument();
+    expect(where()).toEqual({ path: '/tv/5506?play=1', navigationType: 'REPLACE' });
+    expect(sessionStorage.getItem('netnet:return-to')).toBeNull();
+  });
+
+  it('survives the way through /login (Sign In, ?email=)', async () => {
+    renderAt('/title/604', { status: 'anonymous' });
+    expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
+    const later = renderAt('/login?email=ann%40example.com', { status: 'anonymous' });
+    later.setAuth(member);
+    expect(await screen.findByRole('heading', { name: 'remote_title/MovieDetail' })).toBeInTheDocument();
+    expect(later.where().path).toBe('/title/604');
+  });
+
+  it('is not the page a member signed out from: the next member starts on /browse', async () => {
+    const { where, setAuth } = renderAt('/search?q=secret', member);
+    expect(await screen.findByRole('heading', { name: 'remote_search/Search' })).toBeInTheDocument();
+    startLeaving();
+    setAuth({ status: 'anonymous' });
+    expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
+    setAuth(signedIn('u2'));
+    expect(await screen.findByRole('heading', { name: 'remote_browse/Browse' })).toBeInTheDocument();
+    expect(where().path).toBe('/browse');
+  });
 });

@@ -8,6 +8,7 @@ import { readServerState, type ServerState } from './boot/serverState';
 import { LEFT_TO_BROWSER } from './federation/renderedPage';
 import { readOverrides } from './rollout/overrides';
 import { App } from './App';
+import { rememberReturnTo } from './auth/returnTo';
 
 const container = document.getElementById('root')!;
 /** The server accepted a dev server pin for this browser (its cookie): its state is this browser's own. */
@@ -25,8 +26,9 @@ const hydrating = server !== null && container.hasChildNodes();
 /** The server rendered a guard's answer: the address says so before the router reads it. */
 function followServerRedirect({ redirect }: ServerState): void {
   if (!redirect) return;
-  // React Router's own shape of history.state, with the page the visitor was going to.
-  window.history.replaceState({ usr: redirect.from ? { from: redirect.from } : null, key: 'default', idx: 0 }, '', redirect.to);
+  // React Router's own shape of history.state; the page the visitor was going to is theirs to return to.
+  if (redirect.from) rememberReturnTo(redirect.from);
+  window.history.replaceState({ usr: null, key: 'default', idx: 0 }, '', redirect.to);
 }
 
 function onRecoverableError(error: unknown): void {

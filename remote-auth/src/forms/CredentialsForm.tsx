@@ -29,6 +29,9 @@ interface CredentialsFormProps {
   /** Shown when onSubmit throws, e.g. the auth service is unreachable. */
   failureMessage: string;
   initialEmail?: string;
+  initialPassword?: string;
+  /** Said above the form before any attempt, e.g. why the member is here (a status, not an alert). */
+  note?: ReactNode;
   /** The id of the heading that names the form. */
   labelledBy?: string;
   /** 'row' puts the fields and button side by side on desktop (the landing page). */
@@ -43,10 +46,12 @@ export function CredentialsForm({
   onSubmit,
   failureMessage,
   initialEmail = '',
+  initialPassword = '',
+  note,
   labelledBy,
   layout = 'stacked',
 }: CredentialsFormProps) {
-  const [values, setValues] = useState<Credentials>({ email: initialEmail, password: '' });
+  const [values, setValues] = useState<Credentials>({ email: initialEmail, password: initialPassword });
   const [touched, setTouched] = useState<Touched>({});
   const [pending, setPending] = useState(false);
   const [alert, setAlert] = useState<ReactNode>(null);
@@ -94,6 +99,11 @@ export function CredentialsForm({
 
   return (
     <div className={styles.wrapper}>
+      {note && !alert && (
+        <p role="status" className={styles.note}>
+          {note}
+        </p>
+      )}
       {alert && <FormAlert>{alert}</FormAlert>}
       <form
         className={`${styles.form} ${styles[layout]}`}

@@ -100,6 +100,22 @@ describe('/ sign-up', () => {
     expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
     expect(where()).toEqual({ path: '/login?email=ann%2Btv%40example.com', navigationType: 'REPLACE' });
     expect(email()).toHaveValue('ann+tv@example.com');
+    // The password typed comes along (in memory, not in the address), and the member is told why.
+    expect(screen.getByLabelText('Password')).toHaveValue('secret-42');
+    expect(screen.getByRole('status')).toHaveTextContent('ann+tv@example.com already has a Netnet account. Sign in to continue.');
+  });
+
+  it('hands the password over once: a later visit to /login starts empty', async () => {
+    fakeAuthActions({ signUp: jest.fn(async () => ({ redirect: true })) });
+    const { user, unmount } = renderPages('/');
+    await fillIn(user, 'ann@example.com');
+    await user.click(getStarted());
+    expect(await screen.findByLabelText('Password')).toHaveValue('secret-42');
+    unmount();
+
+    renderPages('/login?email=ann%40example.com');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(screen.queryByText(/already has a Netnet account/)).not.toBeInTheDocument();
   });
 
   it('shows a refusal above the form and keeps the values', async () => {

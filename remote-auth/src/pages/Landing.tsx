@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { usePageTitle } from '@netnet/shared';
 import { FeaturedHero } from '../hero/FeaturedHero';
 import { SignUpForm } from '../signup/SignUpForm';
 import styles from './Landing.module.scss';
@@ -6,6 +7,7 @@ import styles from './Landing.module.scss';
 /** / (docs/product.md#landing-page): the tagline and the sign-up form over the featured title's backdrop. */
 export default function Landing() {
   const headingId = useId();
+  usePageTitle('Watch movies and series online');
   return (
     <FeaturedHero>
       <div className={styles.content}>

@@ -14,8 +14,8 @@ import { GenreNames } from './GenreNames';
 import buttons from '../common/buttons.module.scss';
 import styles from './Hero.module.scss';
 
-// A circled 'i' (ring and letter in one solid path); only the hero draws it.
-const INFO_ICON = 'M12 2a10 10 0 1 0 0 20 10 10 0 1 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 1 1 0-16zm-1 6.5h2V17h-2zm0-3.5h2v2h-2z';
+// A circled 'i' (ring and letter in one solid path): the heroes' Info and the billboard's More info.
+export const INFO_ICON = 'M12 2a10 10 0 1 0 0 20 10 10 0 1 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 1 1 0-16zm-1 6.5h2V17h-2zm0-3.5h2v2h-2z';
 
 interface FeaturedTitleProps {
   title: TitleSummary;

@@ -1,13 +1,15 @@
-import { HomeTrailer } from '../trailer/HomeTrailer';
+import { usePageTitle } from '@netnet/shared';
+import { Billboard } from '../billboard/Billboard';
 import { homeRows } from '../rows/rowSets';
 import { RowStack } from '../rows/RowStack';
 
-/** /browse, the members' home: the looping trailer, then the home genre rows. */
+/** /browse, the members' home: the billboard (the looping trailer and the featured title), then the home rows. */
 export default function Browse() {
+  usePageTitle('Home');
   return (
     <>
       <h1 className="nn-visually-hidden">Home</h1>
-      <HomeTrailer />
+      <Billboard />
       <RowStack rows={homeRows} />
     </>
   );

@@ -1,4 +1,4 @@
-import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
+import { catalogue, LoadError, useCatalogue, usePageTitle } from '@netnet/shared';
 import { byReleaseDate } from '../comingSoon/byReleaseDate';
 import { UpcomingSkeleton } from '../comingSoon/UpcomingSkeleton';
 import { UpcomingTitle } from '../comingSoon/UpcomingTitle';
@@ -6,6 +6,7 @@ import styles from '../comingSoon/ComingSoon.module.scss';
 
 /** /coming-soon: the movies about to arrive (movie/upcoming), soonest first (docs/product.md#coming-soon). */
 export default function ComingSoon() {
+  usePageTitle('Coming soon');
   const upcoming = useCatalogue(catalogue.upcoming());
   return (
     <section className={styles.page}>

@@ -1,9 +1,10 @@
-import { Icon, icons, Link, href } from '@netnet/shared';
+import { Icon, icons, Link, href, usePageTitle } from '@netnet/shared';
 import buttons from '../common/buttons.module.scss';
 import styles from '../downloads/Downloads.module.scss';
 
 /** An honest empty state: the web app cannot keep titles offline (docs/product.md#downloads). */
 export default function Downloads() {
+  usePageTitle('Downloads');
   return (
     <section className={styles.empty}>
       <Icon d={icons.download} className={styles.icon} />

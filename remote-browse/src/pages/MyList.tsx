@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { LIST_FAILED, Spinner, useSavedTitles, type SavedTitle } from '@netnet/shared';
+import { LIST_FAILED, Spinner, usePageTitle, useSavedTitles, type SavedTitle } from '@netnet/shared';
 import { EmptyList, ListHint } from '../myList/EmptyList';
 import { SavedTitleCard } from '../myList/SavedTitleCard';
 import styles from '../myList/MyList.module.scss';
 
 /** /my-list: the member's saved titles, newest first (docs/product.md#my-list). */
 export default function MyList() {
+  usePageTitle('My list');
   const { state, remove } = useSavedTitles();
   const [removing, setRemoving] = useState<SavedTitle | null>(null);
   const [failure, setFailure] = useState<string | null>(null);

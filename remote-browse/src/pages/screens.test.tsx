@@ -20,7 +20,7 @@ describe('browse screens', () => {
     fakeMediaPlayback();
   });
 
-  it('/browse: one heading, the trailer with its sound toggle, and the five home rows', () => {
+  it('/browse: one heading, the billboard with the trailer and its sound toggle, and the five home rows', () => {
     const { requested } = fakeCatalogue({}, { otherwise: 'pending' });
     renderScreen(Browse);
     expect(screen.getByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
@@ -34,6 +34,8 @@ describe('browse screens', () => {
         'discover/movie?with_genres=28',
         'discover/tv?with_genres=18',
         'discover/movie?with_genres=27',
+        // The billboard's featured title.
+        'movie/popular',
       ].sort(),
     );
   });

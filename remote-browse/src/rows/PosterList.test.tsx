@@ -1,4 +1,5 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter, type TitleSummary } from '@netnet/shared';
@@ -33,5 +34,33 @@ describe('PosterList', () => {
     expect(screen.getAllByRole('link')).toHaveLength(7);
     expect(screen.getByRole('img', { name: 'Title 6' })).toHaveAttribute('loading', 'lazy');
     container.remove();
+  });
+});
+
+describe('PosterList keyboard', () => {
+  it('is one Tab stop that follows the arrow keys', async () => {
+    const user = userEvent.setup();
+    render(
+      <MemoryRouter>
+        <button type="button">Before</button>
+        <PosterList titles={titles} type="movie" label="Comedy movies" />
+        <button type="button">After</button>
+      </MemoryRouter>,
+    );
+    const links = screen.getAllByRole('link');
+    expect(links.map((link) => link.tabIndex)).toEqual([0, -1, -1, -1, -1, -1, -1]);
+
+    screen.getByRole('button', { name: 'Before' }).focus();
+    await user.tab();
+    expect(links[0]).toHaveFocus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(links[2]).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(links[2]).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(links[6]).toHaveFocus();
+    expect(links.filter((link) => link.tabIndex === 0)).toEqual([links[6]]);
   });
 });

@@ -20,7 +20,7 @@ export function Row({ row, onScreen = false }: { row: RowDefinition; onScreen?: 
       </h2>
       {titles.status === 'loading' && <RowSkeleton label={`Loading ${row.title}`} />}
       {titles.status === 'error' && <LoadError onRetry={titles.retry} className={styles.failed} describedBy={headingId} />}
-      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} onScreen={onScreen} />}
+      {titles.status === 'fetched' && <PosterList titles={titles.data.results} type={row.type} onScreen={onScreen} label={row.title} />}
     </section>
   );
 }

@@ -15,11 +15,22 @@ import styles from './HomeTrailer.module.scss';
 export function HomeTrailer() {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(true);
-  // Follows the element's own play/pause events, so the label is right even when autoplay is refused.
+  // What the element is doing, read from the element itself, so the control always says what a press
+  // will do: autoplay refused, or a clip that started before this component was listening (a page
+  // rendered while the previous one was still on screen), included.
   const [playing, setPlaying] = useState(false);
   // The clip, the heaviest file of /browse, waits until the page answers: the poster is the first paint.
   const takenOver = useTakenOver();
   usePauseWhileHidden(videoRef);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const follow = () => setPlaying(!video.paused);
+    follow();
+    const events = ['play', 'playing', 'pause', 'ended', 'emptied'] as const;
+    events.forEach((type) => video.addEventListener(type, follow));
+    return () => events.forEach((type) => video.removeEventListener(type, follow));
+  }, [takenOver]);
   // React writes `muted` as a property only, never into the server's HTML, and leaves a taken-over
   // element as the server made it: set it here, so the clip that arrives afterwards may autoplay.
   useEffect(() => {
@@ -48,8 +59,6 @@ export function HomeTrailer() {
         loop
         preload={takenOver ? 'metadata' : 'none'}
         aria-label="Netnet home trailer"
-        onPlay={() => setPlaying(true)}
-        onPause={() => setPlaying(false)}
         crossOrigin="anonymous"
       >
         <track kind="captions" src={captionsUrl} srcLang="en" label="English" />

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { href, useNavigate, useSearchParams } from '@netnet/shared';
-import { cleanQuery } from '../search/query';
+import { href, useLocation, useNavigate, usePageTitle, useSearchParams } from '@netnet/shared';
+import { cleanQuery, isDamagedQuery } from '../search/query';
 import { SearchForm } from '../search/SearchForm';
 import { SearchResults } from '../search/SearchResults';
 import styles from './Search.module.scss';
@@ -9,8 +9,10 @@ import styles from './Search.module.scss';
 export default function Search() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const raw = params.get('q');
+  const damaged = isDamagedQuery(useLocation().search);
+  const raw = damaged ? null : params.get('q');
   const query = cleanQuery(raw);
+  usePageTitle(query ? `Search: ${query}` : 'Search');
 
   // A messy or overlong link is rewritten to the query actually searched, in place.
   useEffect(() => {
@@ -24,7 +26,11 @@ export default function Search() {
     <section className={styles.page}>
       <h1 className="nn-visually-hidden">Search</h1>
       <SearchForm onSearch={search} autoFocus={!query} />
-      {query ? (
+      {damaged ? (
+        <p className={styles.idle} role="alert">
+          This search link is damaged, so there is nothing to look for. Type a title or a genre to search.
+        </p>
+      ) : query ? (
         <SearchResults key={query} query={query} />
       ) : (
         <p className={styles.idle}>Find movies and series by name, or by a genre such as ‘comedy’.</p>

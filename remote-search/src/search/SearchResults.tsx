@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { catalogue, LoadError, useCatalogue } from '@netnet/shared';
+import { searchTerms } from './query';
 import { searchHits } from './results';
 import { ResultCard, type ImageLoading } from './ResultCard';
 import styles from './SearchResults.module.scss';
@@ -13,7 +14,7 @@ const loadingOf = (index: number): ImageLoading => (index < FIRST_ROW ? 'first' 
 /** The results for one query: 'Loading...', an error with Retry, 'Nada', or the grid. */
 export function SearchResults({ query }: { query: string }) {
   const headingId = useId();
-  const result = useCatalogue(catalogue.search(query));
+  const result = useCatalogue(catalogue.search(searchTerms(query)));
   const hits = result.status === 'fetched' ? searchHits(result.data.results) : [];
 
   return (

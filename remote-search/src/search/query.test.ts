@@ -1,4 +1,4 @@
-import { cleanQuery, MAX_QUERY_LENGTH } from './query';
+import { cleanQuery, isDamagedQuery, MAX_QUERY_LENGTH, searchTerms } from './query';
 
 describe('cleanQuery', () => {
   it('treats missing, empty and whitespace-only input as no query', () => {
@@ -50,5 +50,37 @@ describe('cleanQuery', () => {
 
   it('leaves markup as plain text for the page to show', () => {
     expect(cleanQuery('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
+  });
+});
+
+describe('searchTerms', () => {
+  it('leaves emoji out of what is asked, and keeps the words', () => {
+    expect(searchTerms('🎬 the')).toBe('the');
+    expect(searchTerms('the 👍🏽 night')).toBe('the night');
+    expect(searchTerms('👩‍👩‍👧 family 🇫🇷')).toBe('family');
+    expect(searchTerms('1️⃣ love')).toBe('1 love');
+  });
+
+  it('keeps a query of emoji only as it is, so it finds nothing rather than everything', () => {
+    expect(searchTerms('🎬')).toBe('🎬');
+  });
+
+  it('keeps letters of every script and punctuation', () => {
+    expect(searchTerms('Amélie: 東京')).toBe('Amélie: 東京');
+  });
+});
+
+describe('isDamagedQuery', () => {
+  it('finds a ?q= whose percent-encoding is broken', () => {
+    expect(isDamagedQuery('?q=%E0%A4%A')).toBe(true);
+    expect(isDamagedQuery('?play=1&q=%')).toBe(true);
+    expect(isDamagedQuery('?q=%FF')).toBe(true);
+  });
+
+  it('accepts well-formed queries, other parameters and no query', () => {
+    expect(isDamagedQuery('?q=%E0%A4%A4')).toBe(false);
+    expect(isDamagedQuery('?q=the+night')).toBe(false);
+    expect(isDamagedQuery('?x=%E0&q=ok')).toBe(false);
+    expect(isDamagedQuery('')).toBe(false);
   });
 });

@@ -25,3 +25,30 @@ export function cleanQuery(raw: string | null | undefined): string {
   if (characters.length <= MAX_QUERY_LENGTH) return collapsed;
   return characters.slice(0, MAX_QUERY_LENGTH).join('').trimEnd();
 }
+
+// Emoji carry no words a title could match: "🎬 the" searches for "the". The pictographs, and the
+// marks that build emoji from them (variation selectors, ZWJ, keycaps, skin tones, flags' letters).
+const PICTOGRAPHS = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}]|\u20e3|\ufe0e|\ufe0f|\u200d/gu;
+
+/** What the catalogue is asked for a cleaned query: its words, without emoji (the query itself if nothing else is left). */
+export function searchTerms(query: string): string {
+  const words = query.replace(PICTOGRAPHS, ' ').replace(/\s+/g, ' ').trim();
+  return words || query;
+}
+
+/**
+ * A `?q=` whose percent-encoding is broken (`%E0%A4%A`): the browser's decoding would turn it into
+ * replacement characters, so the page says the link is damaged instead of searching for garble.
+ */
+export function isDamagedQuery(search: string): boolean {
+  for (const part of search.replace(/^\?/, '').split('&')) {
+    const at = part.indexOf('=');
+    if ((at < 0 ? part : part.slice(0, at)) !== 'q' || at < 0) continue;
+    try {
+      decodeURIComponent(part.slice(at + 1).replace(/\+/g, ' '));
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { isSaved } from '@netnet/shared';
+import { isSaved, usePageNotice } from '@netnet/shared';
 import { fakeCatalogue, freshIndexedDB, notFound } from '@netnet/shared/testing';
 import { isRated } from '../rating/ratings';
 import { renderTitleRoute } from '../testing/renderTitle';
@@ -40,19 +40,24 @@ describe('redirects', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('sends an unknown title to /', async () => {
+  // The notice is the frame's (the shell shows it across the navigation): read here from shared.
+  const NoticeShown = () => <output aria-label="Page notice">{usePageNotice()}</output>;
+
+  it('sends an unknown title to /browse, saying it could not be found', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});
     fakeCatalogue({ 'movie/999': notFound });
-    renderTitleRoute('/title/999');
+    renderTitleRoute('/title/999', undefined, <NoticeShown />);
     expect(screen.getByRole('heading', { level: 1, name: 'Loading title' })).toBeInTheDocument();
-    expect(await screen.findByText('Landing page')).toBeInTheDocument();
+    expect(await screen.findByText('Home page')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Page notice' })).toHaveTextContent('We couldn’t find that title.');
   });
 
-  it('sends a series whose details fail to /', async () => {
+  it('sends a series whose details fail to /browse, saying it could not be loaded', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});
     fakeCatalogue({ 'tv/5': { status: 500, body: {} } });
-    renderTitleRoute('/tv/5');
-    expect(await screen.findByText('Landing page')).toBeInTheDocument();
+    renderTitleRoute('/tv/5', undefined, <NoticeShown />);
+    expect(await screen.findByText('Home page')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Page notice' })).toHaveTextContent('That title couldn’t be loaded right now.');
   });
 });
 

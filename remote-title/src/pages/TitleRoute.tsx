@@ -5,6 +5,7 @@ import {
   type MediaType,
   Navigate,
   href,
+  showPageNotice,
   useCatalogue,
   useNavigationType,
   useParams,
@@ -14,8 +15,9 @@ import { TitleSkeleton } from '../title/TitleSkeleton';
 import { TitleView } from '../title/TitleView';
 
 /**
- * /title/:id and /tv/:id. A malformed or unknown id, or details that fail, lead to /
- * (docs/product.md#guards-and-redirects; the shell's guard then brings a member to /browse) — never a blank page.
+ * /title/:id and /tv/:id. A malformed id leads to / (docs/product.md#guards-and-redirects; the
+ * shell's guard then brings a member to /browse); an unknown title, or details that fail, to
+ * /browse with a notice — never a blank page.
  */
 export function TitleRoute({ type }: { type: MediaType }) {
   const id = parseTitleId(useParams().id);
@@ -36,10 +38,20 @@ function TitleDetailsLoader({ type, id }: { type: MediaType; id: number }) {
   if (details.status === 'loading') return <TitleSkeleton />;
   if (details.status === 'error' || !details.data?.id) {
     if (details.status === 'error') console.warn(`Netnet: no details for ${type} ${id}`, details.error.message);
-    return <Navigate to={href('landing')} replace />;
+    const failed = details.status === 'error' && details.error.status !== 404;
+    return <LeaveForHome notice={failed ? TITLE_FAILED : MISSING_TITLE} />;
   }
   return <TitleView type={type} details={details.data} />;
 }
+
+/** A title that cannot be shown: home, saying why, rather than a page that silently changed. */
+function LeaveForHome({ notice }: { notice: string }) {
+  useEffect(() => showPageNotice(notice), [notice]);
+  return <Navigate to={href('browse')} replace />;
+}
+
+export const MISSING_TITLE = 'We couldn’t find that title. Here’s what’s on instead.';
+export const TITLE_FAILED = 'That title couldn’t be loaded right now. Please try again in a moment.';
 
 /** Warms the catalogue for a title about to be opened (the shell calls a page's `prefetch` on intent). */
 export function prefetchTitle(type: MediaType, idParam: string | undefined): void {

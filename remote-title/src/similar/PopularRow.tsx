@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { catalogue, LoadError, Poster, titleHref, Skeleton, titleName, useCatalogue, type MediaType } from '@netnet/shared';
+import { catalogue, LoadError, Poster, titleHref, Skeleton, titleName, useCatalogue, useRovingRow, type MediaType, type TitleSummary } from '@netnet/shared';
 import styles from './MoreLikeThis.module.scss';
 
 /** A row of popular titles of the same type, the current one left out. */
@@ -21,17 +21,24 @@ export function PopularRow({ type, excludeId }: { type: MediaType; excludeId: nu
         </div>
       )}
       {popular.status === 'error' && <LoadError onRetry={popular.retry} />}
-      {popular.status === 'fetched' && (
-        <ul className={styles.row}>
-          {popular.data.results
-            .filter((title) => title.id !== excludeId)
-            .map((title) => (
-              <li key={title.id}>
-                <Poster path={title.poster_path} name={titleName(title)} to={titleHref(type, title.id)} />
-              </li>
-            ))}
-        </ul>
-      )}
+      {popular.status === 'fetched' && <Posters titles={popular.data.results.filter((title) => title.id !== excludeId)} type={type} />}
     </section>
+  );
+}
+
+/** The row's posters: one Tab stop, the arrow keys move along it. */
+function Posters({ titles, type }: { titles: TitleSummary[]; type: MediaType }) {
+  const { tabIndexOf, handlers } = useRovingRow(titles.length);
+  return (
+    // Arrow keys pressed on a poster link bubble here; the list keeps its own semantics.
+    <div role="presentation" {...handlers}>
+      <ul className={styles.row}>
+        {titles.map((title, index) => (
+          <li key={title.id}>
+            <Poster path={title.poster_path} name={titleName(title)} to={titleHref(type, title.id)} tabIndex={tabIndexOf(index)} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import {
   type TitleDetails,
   titleName,
   useSearchParams,
+  usePageTitle,
 } from '@netnet/shared';
 import { TitleActions } from '../actions/TitleActions';
 import { TitleCredits } from '../credits/TitleCredits';
@@ -30,6 +31,7 @@ interface TitleViewProps {
 /** A movie's or a series' page: trailer, details, credits, actions, More like this (docs/product.md#title-pages). */
 export function TitleView({ type, details }: TitleViewProps) {
   const name = titleName(details);
+  usePageTitle(name);
   const [trailer, send] = useTrailer(type, details.id);
   const trailerArea = useRef<HTMLElement>(null);
   const [notice, showNotice] = useNotice();

@@ -9,10 +9,12 @@ interface PosterProps {
   to?: string;
   /** Posters on screen from the start load eagerly; the rest lazily, and after everything else. */
   eager?: boolean;
+  /** -1 for every poster of a row but the one its Tab stop is on (roving focus). */
+  tabIndex?: number;
 }
 
 /** A 96×144 poster, requested at w185 (2× for sharp phones) rather than `original`. */
-export function Poster({ path, name, to, eager = false }: PosterProps) {
+export function Poster({ path, name, to, eager = false, tabIndex }: PosterProps) {
   const src = imageUrl(path, 'w185');
   const picture = src ? (
     <img
@@ -33,7 +35,7 @@ export function Poster({ path, name, to, eager = false }: PosterProps) {
     </span>
   );
   return to ? (
-    <Link className="nn-poster" to={to} title={name}>
+    <Link className="nn-poster" to={to} title={name} tabIndex={tabIndex}>
       {picture}
     </Link>
   ) : (

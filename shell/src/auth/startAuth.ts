@@ -1,6 +1,7 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom, provideAuthActions, type AuthState, type Member, type RuntimeConfig } from '@netnet/shared';
 import { whenIdle } from '../boot/whenIdle';
+import { startLeaving, stopLeaving } from './returnTo';
 import { clearedCookie, idCookie, isId, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 
 type FirebaseAuth = typeof import('./firebaseAuth');
@@ -90,7 +91,14 @@ export function startAuth(
   provideAuthActions({
     signUp: (email, password) => withAuth((auth) => auth.signUp(email, password), unavailable),
     signIn: (email, password) => withAuth((auth) => auth.signIn(email, password), unavailable),
-    signOut: () => withAuth((auth) => auth.signOut()),
+    // The page a member signs out from is theirs, not a return-to page for the next visitor.
+    signOut: () => {
+      startLeaving();
+      return withAuth((auth) => auth.signOut()).catch((error: unknown) => {
+        stopLeaving();
+        throw error;
+      });
+    },
     prepare: watch,
   });
 

@@ -1,18 +1,26 @@
-import { Icon, useNavigate } from '@netnet/shared';
+import { href, Icon, useCanGoBack, useNavigate } from '@netnet/shared';
 import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
+import { SectionsNav } from './SectionsNav';
 import { shellIcons } from './icons';
 import styles from './Header.module.scss';
 
-/** The header of every other member screen: a back button that goes back in history. */
+/** The header of every other member screen: Back goes back in history, or home when the page was opened directly. */
 export function BackHeader() {
   const navigate = useNavigate();
+  const canGoBack = useCanGoBack();
   return (
     <header className={styles.header}>
-      <button type="button" className={styles.back} aria-label="Back" onClick={() => navigate(-1)}>
+      <button
+        type="button"
+        className={styles.back}
+        aria-label="Back"
+        onClick={() => (canGoBack() ? navigate(-1) : navigate(href('browse')))}
+      >
         <Icon d={shellIcons.back} />
       </button>
       <Logo />
+      <SectionsNav />
       <span className={styles.spacer} />
       <ProfileMenu />
     </header>

@@ -1,0 +1,97 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/memberSession';
+import { whenAppRuns } from '../support/navigate';
+
+// The desktop layout (docs/product.md#frame-headers-and-navigation): sections and Search in the
+// header, the bottom bar on phones only, and nothing focusable ever under a fixed bar.
+
+/**
+ * Walks the page with Tab; for each stop, whether something else is drawn over it: its centre
+ * must show the focused element itself, inside the screen (a bar fixed or stuck to the screen over
+ * it is named).
+ */
+async function hiddenStops(page: Page, tabs: number): Promise<string[]> {
+  const hidden: string[] = [];
+  for (let i = 0; i < tabs; i++) {
+    await page.keyboard.press('Tab');
+    const under = await page.evaluate(() => {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body) return null;
+      const box = focused.getBoundingClientRect();
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      const onTop = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
+      if (onTop && (focused === onTop || focused.contains(onTop))) return null;
+      let cover: Element | null = onTop;
+      while (cover && !['fixed', 'sticky'].includes(getComputedStyle(cover).position)) cover = cover.parentElement;
+      const name = focused.getAttribute('aria-label') ?? focused.textContent?.trim().slice(0, 30);
+      return `${focused.tagName} "${name}" at y ${Math.round(box.top)} under ${cover?.tagName ?? onTop?.tagName ?? 'the edge of the screen'}`;
+    });
+    if (under) hidden.push(under);
+  }
+  return hidden;
+}
+
+test.describe('at 1366×768', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+
+  test('the sections and Search are in the header; there is no bottom bar', async ({ page }) => {
+    await page.goto('/title/604');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Search' })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
+    await header.getByRole('link', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/\/search$/);
+    const viewportHeight = 768;
+    const lowest = await page.evaluate(() =>
+      Math.max(0, ...[...document.querySelectorAll<HTMLElement>('nav')].filter((nav) => getComputedStyle(nav).position === 'fixed' && nav.offsetParent !== null).map((nav) => nav.getBoundingClientRect().bottom)),
+    );
+    expect(lowest, 'a navigation fixed to the bottom of the screen').toBeLessThan(viewportHeight - 100);
+  });
+
+  test('on a title page no Tab stop is under a fixed bar, Share’s focus return included', async ({ page }) => {
+    await page.goto('/title/604');
+    await whenAppRuns(page);
+    await expect(page.getByRole('group', { name: 'Title actions' })).toBeVisible();
+    expect(await hiddenStops(page, 40)).toEqual([]);
+
+    const share = page.getByRole('button', { name: 'Share' });
+    await share.focus();
+    await share.press('Enter');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect(share).toBeFocused();
+    const box = (await share.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(768);
+    expect(box.y).toBeGreaterThanOrEqual(64 - 1);
+  });
+
+  test('/browse: the rows scroll with arrows a mouse can press', async ({ page }) => {
+    await page.goto('/browse');
+    await whenAppRuns(page);
+    const row = page.getByRole('region', { name: 'Comedy movies', exact: true });
+    const list = row.getByRole('list');
+    await expect(row.getByRole('link').nth(15)).toBeAttached();
+    await row.hover();
+    const forward = row.getByRole('button', { name: 'More Comedy movies' });
+    await expect(forward).toBeVisible();
+    const before = await list.evaluate((el) => el.scrollLeft);
+    await forward.click();
+    await expect.poll(() => list.evaluate((el) => el.scrollLeft)).toBeGreaterThan(before + 300);
+    await expect(row.getByRole('button', { name: 'Previous Comedy movies' })).toBeVisible();
+  });
+});
+
+test.describe('at 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the bottom bar holds the sections, and no Tab stop is under it', async ({ page }) => {
+    await page.goto('/title/604');
+    await whenAppRuns(page);
+    const bar = page.getByRole('navigation', { name: 'Main' });
+    await expect(bar.getByRole('link', { name: 'Search' })).toBeVisible();
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBeGreaterThan(800);
+    await expect(page.getByRole('group', { name: 'Title actions' })).toBeVisible();
+    expect(await hiddenStops(page, 40)).toEqual([]);
+  });
+});
