@@ -89,9 +89,9 @@ function build(remote: string, version: string, extra = '', { server = false } =
   writeFileSync(join(dir, 'remoteEntry.js'), `/* ${remote} ${version} */`);
   writeFileSync(join(dir, 'assets', 'page.js'), `console.log(${JSON.stringify(extra)});`);
   if (server) {
-    // What the shell's server evaluates: a Module Federation container (get and init).
     mkdirSync(join(dir, 'server'));
-    writeFileSync(join(dir, 'server', 'remoteEntry.js'), 'module.exports = { get() {}, init() {} };');
+    // The smallest container the upload's check renders: every page it exposes renders nothing.
+    writeFileSync(join(dir, 'server', 'remoteEntry.js'), 'module.exports = { init() {}, get() { return Promise.resolve(() => ({ default: () => null })); } };');
   }
   return dir;
 }
