@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { checkExitCode } from './check.mjs';
+import { skipInterimResponses } from './interim.mjs';
 import { keepSite, SITE, startSite } from './site.mjs';
 
 const execute = promisify(execFile);
@@ -33,7 +34,7 @@ const duration = number('--duration', 10);
 const connections = number('--connections', 20);
 
 const cannon = async (path, cookie, seconds = duration) => {
-  const result = await autocannon({ url: `${SITE}${path}`, connections, duration: seconds, headers: { cookie, 'accept-encoding': 'br, gzip' } });
+  const result = await autocannon({ url: `${SITE}${path}`, setupClient: skipInterimResponses, connections, duration: seconds, headers: { cookie, 'accept-encoding': 'br, gzip' } });
   return { path, rps: result['2xx'] / result.duration, p99Ms: result.latency.p99, failed: result.non2xx + result.errors + result.timeouts };
 };
 

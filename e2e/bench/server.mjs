@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
 import { checkExitCode } from './check.mjs';
 import { median, writeServerResults } from './report.mjs';
+import { skipInterimResponses } from './interim.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { howRendered, keepSite, site, SITE, siteMode, startSite } from './site.mjs';
 
@@ -109,45 +110,6 @@ function memoryOf(pid) {
 }
 
 const commandOf = (pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-
-/**
- * The shell's server sends 103 Early Hints before each page. Autocannon's HTTP parser takes that
- * interim response for the answer: it counts a non-2xx with the hints' latency, sends the next
- * request while the page is still coming (and, rate-limited, crashes on the page it no longer
- * expects). Its client sets the parser's callbacks after setupClient runs, so they are wrapped as
- * they are set: an interim (1xx) response's headers and end are not passed on.
- */
-function skipInterimResponses(client) {
-  const { parser } = client;
-  const { kOnHeadersComplete, kOnMessageComplete } = parser.constructor;
-  let interim = false;
-  let onHeaders = () => {};
-  let onComplete = () => {};
-  Object.defineProperty(parser, kOnHeadersComplete, {
-    get:
-      () =>
-      (...args) => {
-        const status = typeof args[0] === 'object' ? args[0].statusCode : args[5];
-        interim = status >= 100 && status < 200;
-        return interim ? undefined : onHeaders(...args);
-      },
-    set: (handler) => {
-      onHeaders = handler;
-    },
-  });
-  Object.defineProperty(parser, kOnMessageComplete, {
-    get: () => () => {
-      if (interim) {
-        interim = false;
-        return undefined;
-      }
-      return onComplete();
-    },
-    set: (handler) => {
-      onComplete = handler;
-    },
-  });
-}
 
 /** One autocannon run; the figures this benchmark reports from it. */
 async function load({ path, cookie, duration, amount, connections }) {
