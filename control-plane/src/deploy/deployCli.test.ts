@@ -622,9 +622,11 @@ describe('release health', () => {
     // The columns line up under their headings.
     assert.equal(line(title + 2).indexOf('40') + 2, line(title + 1).indexOf('sessions') + 'sessions'.length);
     assert.equal(line(title + 4), '  guard verdict: waiting: too few canary sessions yet (12)');
-    assert.equal(line(title + 5), '  guard history (latest first):');
-    assert.equal(line(title + 6), '    2026-11-20 09:15:00 UTC  rollback 1.2.0 at 25% (stable 1.3.0)');
-    assert.equal(line(title + 7), '      failure rate: canary 1.2.0 failed 9 of 30 sessions');
+    // What the verdict stands on: the sessions and the networks they came from.
+    assert.match(line(title + 5), /^ {2}guard evidence: 12 canary sessions, 3 failed from 3 networks \(a rollback on failures needs 3;/);
+    assert.equal(line(title + 6), '  guard history (latest first):');
+    assert.equal(line(title + 7), '    2026-11-20 09:15:00 UTC  rollback 1.2.0 at 25% (stable 1.3.0)');
+    assert.equal(line(title + 8), '      failure rate: canary 1.2.0 failed 9 of 30 sessions');
 
     const search = lines.findIndex((text) => text.startsWith('remote-search'));
     assert.match(line(search + 2), /^ {2}1\.1\.0\s+stable\s+–\s+–\s+–\s+–\s+–\s+–$/);
