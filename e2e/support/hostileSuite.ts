@@ -109,12 +109,15 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
 
       const pages: Page[] = [];
       for (let round = 0; round < 8; round += 1) pages.push(await page(site, '/title/604', true));
-      // The other areas, each asked up to three times: a render a busy machine made late falls back
+      // The other areas, each asked up to five times: a render a busy machine made late falls back
       // like any other, but the area must render on the server with its own release.
       const others: Page[] = [];
       for (const [path, member, remote] of [['/browse', true, 'remote-browse'], ['/', false, 'remote-auth'], ['/search?q=the', true, 'remote-search']] as const) {
         let answer = await page(site, path, member);
-        for (let retry = 0; retry < 2 && !answer.state?.chosen?.[remote]; retry += 1) answer = await page(site, path, member);
+        for (let retry = 0; retry < 4 && !answer.state?.chosen?.[remote]; retry += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          answer = await page(site, path, member);
+        }
         others.push(answer);
       }
       // Reports are sent without waiting; give the last ones a moment.

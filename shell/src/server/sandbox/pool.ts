@@ -83,7 +83,7 @@ export const DEADLINE_GRACE_MS = 400;
  * collector thrashing at its heap limit), not merely busy: it is killed and replaced. Longer than
  * the deadline, so a machine that is only slow for a moment costs late renders, not processes.
  */
-export const STUCK_AFTER_MS = 2_000;
+export const STUCK_AFTER_MS = 5_000;
 /**
  * How long a process may take from its start to taking renders (loading the release and one warm-up
  * render per page): seconds on a quiet machine, many more on a saturated one; a build that hangs at
