@@ -90,8 +90,8 @@ test('a 1 % canary whose render calls process.exit, under steady load: no failed
       const due = started + i * 25 - Date.now();
       if (due > 0) await new Promise((done) => setTimeout(done, due));
       sent.push(
-        getFrom(siteUrl, '/title/604', { client: i % 40, headers: { Cookie: `netnet-device=${randomUUID()}; netnet-member=${randomUUID()}` } }).then(
-          ({ status }) => void (status !== 200 && failures.push(String(status))),
+        getFrom(siteUrl, '/title/604', { client: i % 40, networks: 8, headers: { Cookie: `netnet-device=${randomUUID()}; netnet-member=${randomUUID()}` } }).then(
+          ({ status }) => void (status !== 200 && failures.push(`HTTP ${status}`)),
           (error: Error) => void failures.push(error.message),
         ),
       );
@@ -100,7 +100,8 @@ test('a 1 % canary whose render calls process.exit, under steady load: no failed
     await Promise.all(sent);
     const seconds = rolledBackAt === null ? null : (rolledBackAt - started) / 1000;
     const rollback = (await auditSince(clusterEnvironment, since)).find((entry) => entry.actor.startsWith('guard@'));
-    console.log(`1 % process.exit canary: ${sent.length} requests, ${failures.length} failed; guard rollback after ${seconds ?? '—'} s (${rollback?.reason ?? 'none'})`);
+    const byKind = Object.entries(failures.reduce<Record<string, number>>((counts, failure) => ({ ...counts, [failure]: (counts[failure] ?? 0) + 1 }), {}));
+    console.log(`1 % process.exit canary: ${sent.length} requests from 8 networks, ${failures.length} failed ${JSON.stringify(byKind)}; guard rollback after ${seconds ?? '—'} s (${rollback?.reason ?? 'none'})`);
     expect(failures, 'no request failed').toEqual([]);
     expect(rollback, 'the guard rolled the canary back by itself').toMatchObject({ action: 'rollback', remote: 'remote-title' });
     expect(clusterState().instances.map((instance) => instance.pid), 'no instance died or restarted').toEqual(state.instances.map((instance) => instance.pid));
