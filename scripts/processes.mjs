@@ -48,7 +48,7 @@ export function atStop(task) {
 }
 
 /**
- * The store the site shares (docs/architecture.md, "The store"), opened before anything that needs
+ * The store the site shares (docs/store.md), opened before anything that needs
  * it, and migrated: a database that cannot be had stops the start with its reason. An embedded
  * database is stopped when everything stops, only by whoever started it. Releases published into
  * the deploy folder before the store knew them (an older checkout) are registered, as the CLI's
@@ -69,7 +69,7 @@ export async function openSiteStore() {
 /**
  * The control-plane API (control-plane/bin/api.ts) as a process of its own beside the site, on the
  * store openSiteStore() opened; resolves with its URL once it answers. Every call to it needs a
- * token (npm run tokens -- create; docs/deploy.md, "What a team's pipeline runs").
+ * token (npm run tokens -- create; docs/pipelines.md).
  */
 export async function startControlApi() {
   const port = controlPort();

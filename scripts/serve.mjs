@@ -3,7 +3,7 @@
 // default: GET and HEAD only (a service given to it answers its own requests, e.g. the release
 // health collector's POSTs), paths checked before any file is looked up (scripts/staticFiles.mjs),
 // bounded time per request, connections per client and in all, loopback only unless HOST says
-// otherwise (docs/architecture.md, "Limits").
+// otherwise (docs/limits.md).
 import { realpathSync } from 'node:fs';
 import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
@@ -14,7 +14,7 @@ import { clientAddress, clientKey, trustedProxiesFrom, viaHttps } from '../contr
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
 
 /**
- * The server's limits (docs/architecture.md, "Limits"), so that one client cannot hold what
+ * The server's limits (docs/limits.md), so that one client cannot hold what
  * everyone shares:
  *  - headersTimeout: a connection must send a whole request line and headers this soon after it
  *    opens (or after the previous answer on it began), else 408 and closed: a silent socket is gone

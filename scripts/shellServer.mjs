@@ -1,8 +1,8 @@
 // The shell as `npm start` serves it: its built files, /config.json and /remotes.json for one
 // environment's rollout, every page address answered by the shell's server render
 // (docs/architecture.md#server-rendering), and the browsers' release-health reports collected for
-// the guard, which can run here too (docs/architecture.md, "Release health"). What it serves comes
-// from the store every instance shares (docs/architecture.md, "The store"), held in memory: a change reaches this
+// the guard, which can run here too (docs/release-health.md). What it serves comes
+// from the store every instance shares (docs/store.md), held in memory: a change reaches this
 // instance within a second, and the database being away leaves it serving the last good map.
 // The e2e suite starts one of its own for a rollout environment of its own, so its pages are
 // rendered with that environment's releases.
@@ -105,7 +105,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const health = createHealthStore({ db: store.pool, environment });
   const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
   // Each release's server build renders in processes of its own, never in this one
-  // (docs/architecture.md#team-code-runs-in-a-sandbox).
+  // (docs/sandbox.md).
   const areas = ssr ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig() }) : undefined;
   const pages = ssr
     ? pageServer.createPageServer({

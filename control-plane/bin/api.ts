@@ -3,7 +3,7 @@
 // uses (DATABASE_URL, else the embedded PostgreSQL). `npm start` and `npm run start:cluster` run
 // it. Every call needs a token, local mode included: `npm run tokens -- create` makes one, and
 // without NETNET_CONTROL_URL the release and rollout commands keep writing the store directly
-// (docs/deploy.md, "What a team's pipeline runs").
+// (docs/pipelines.md).
 import { controlPort } from '../src/api/port.ts';
 import { startApi } from '../src/api/server.ts';
 import { listTokens } from '../src/api/tokens.ts';

@@ -2,7 +2,7 @@
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
 // Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.ts).
 // With NETNET_CONTROL_URL and NETNET_TOKEN set, the build is uploaded to the control-plane API as one
-// archive instead, which verifies and publishes it (docs/deploy.md, "What a team's pipeline runs").
+// archive instead, which verifies and publishes it (docs/pipelines.md).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';

@@ -5,7 +5,7 @@
 // one lands, the other is refused); every instance of the site has it within a second.
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
 // With NETNET_CONTROL_URL and NETNET_TOKEN set, every command but `guard` goes through the
-// control-plane API instead (docs/deploy.md, "What a team's pipeline runs").
+// control-plane API instead (docs/pipelines.md).
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { apiTarget } from '../src/api/client.ts';

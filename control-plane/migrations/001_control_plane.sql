@@ -1,4 +1,4 @@
--- What the site shares, in one store (docs/architecture.md, "The store"). Every instance of the
+-- What the site shares, in one store (docs/store.md). Every instance of the
 -- shell's server reads it; the release and rollout commands and the guard write it.
 
 -- Published releases and the hashes of their entry files, which the map hands the browser so it

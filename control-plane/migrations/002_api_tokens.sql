@@ -1,4 +1,4 @@
--- The control-plane API's tokens (docs/deploy.md, "What a team's pipeline runs"): one per team or
+-- The control-plane API's tokens (docs/pipelines.md): one per team or
 -- pipeline, scoped to remotes, environments and actions. Only the SHA-256 of the token's secret is
 -- kept: the token itself is printed once, when it is made. A name is never reused (the audit trail
 -- names changes by it), so a revoked token keeps its row.

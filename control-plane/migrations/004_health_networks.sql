@@ -1,4 +1,4 @@
--- Release health by client network (docs/architecture.md, "Release health"). `network` is a keyed
+-- Release health by client network (docs/release-health.md). `network` is a keyed
 -- hash of the client's /24 (IPv4) or /48 (IPv6), never an address.
 
 -- Sessions (kind 's') and vitals-only reports (kind 'v') each network offered per release and

@@ -3,7 +3,7 @@
 // A front door (the local nginx, a load balancer) connects from its own address and says who the
 // client was in X-Real-IP / X-Forwarded-For, and whether it spoke HTTPS in X-Forwarded-Proto. Those
 // headers are believed only from a peer listed in NETNET_TRUSTED_PROXIES: from anyone else they are
-// whatever the client wrote (docs/architecture.md, "Limits").
+// whatever the client wrote (docs/limits.md).
 import type { IncomingMessage } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';

@@ -1,7 +1,7 @@
 // `npm run bench:abuse`: can one misbehaving client take the site from everyone else? While an
 // attacker does one thing at a time, a well-behaved visitor asks for / every 250 ms (a new
 // connection each time, as a visitor arriving would) and this prints how many of its requests were
-// answered, how fast, and how the shell server's memory moved (docs/architecture.md, "Limits"):
+// answered, how fast, and how the shell server's memory moved (docs/limits.md):
 //  - quiet: the visitor alone, for comparison;
 //  - idle sockets: 520 connections from one address that send nothing, each reopened when the
 //    server closes it;

@@ -120,7 +120,7 @@ async function startCluster(instances) {
 
 /**
  * Renders of / at `connections`. Only pages rendered on the server count: past its render cap an
- * instance answers with the page for the browser to render (docs/architecture.md, "Limits"),
+ * instance answers with the page for the browser to render (docs/limits.md),
  * which is quicker and would inflate the figure. Bodies are read uncompressed to tell them apart.
  */
 async function renders({ duration, connections }) {

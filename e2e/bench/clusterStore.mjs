@@ -1,4 +1,4 @@
-// The store the cluster's instances share (docs/deploy.md, "The database"), as `npm run
+// The store the cluster's instances share (docs/store.md, "The database"), as `npm run
 // bench:cluster` reaches it: opened with the same openDatabase() the site uses (DATABASE_URL, else
 // the embedded PostgreSQL `npm run start:cluster` runs in the deploy folder), releases published
 // for the run and removed after it, the environment's map read and put back as found.

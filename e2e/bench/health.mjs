@@ -1,5 +1,5 @@
 // `npm run bench:health`: how many release-health reports the collector takes into PostgreSQL
-// (docs/architecture.md, "Release health"). The collector runs as the shell's server runs it
+// (docs/release-health.md). The collector runs as the shell's server runs it
 // (scripts/serve.mjs with the collector as a service, its store control-plane/src/store/health.ts:
 // the batches of a few ms summed into one INSERT, each batch answered 204 once PostgreSQL holds
 // it) in a child process, against an embedded PostgreSQL of the benchmark's own in a temporary

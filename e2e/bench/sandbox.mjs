@@ -1,4 +1,4 @@
-// `npm run bench:sandbox`: what the render sandbox (docs/architecture.md#team-code-runs-in-a-sandbox)
+// `npm run bench:sandbox`: what the render sandbox (docs/sandbox.md)
 // costs and what it holds off, on the production site `npm start` runs (started here, for a rollout
 // environment of this benchmark's own). From this process on loopback, autocannon, 20 connections:
 //  1. before: /browse (a member) and / (a visitor), the other areas' renders/s and p99;

@@ -17,7 +17,7 @@ import { siteUrl } from '../support/site';
 // guard running in them, docs/deploy.md), and the outage a 1 % canary used to cause: a release
 // whose render calls process.exit, under steady load. Every request answers, no instance restarts
 // (nginx's retry on the other instance spreads nothing), and the guard rolls the canary back by
-// itself from the failures the servers counted (docs/architecture.md#team-code-runs-in-a-sandbox).
+// itself from the failures the servers counted (docs/sandbox.md).
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);

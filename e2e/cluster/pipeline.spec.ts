@@ -9,7 +9,7 @@ import { clusterEnvironment } from '../support/clusterEnvironment';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesOf } from '../support/controlPlane';
 
-// A team's pipeline against the running cluster (docs/deploy.md, "What a team's pipeline runs"),
+// A team's pipeline against the running cluster (docs/pipelines.md),
 // from outside the checkout's commands: plain HTTP to the control-plane API with a token scoped to
 // remote-title in the cluster's environment. It publishes a copy of remote-title's build (archived
 // with tar, as a pipeline would), sets it stable, publishes another as a canary at 10 %, reads the

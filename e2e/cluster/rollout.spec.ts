@@ -20,7 +20,7 @@ import { siteUrl } from '../support/site';
 
 // Staged rollouts on the cluster (docs/deploy.md): the release owner's commands and the guard act
 // on the store every instance shares, and every instance — whichever one nginx sends a member
-// to — serves what they decided (docs/architecture.md, "The store", "Release health"). The
+// to — serves what they decided (docs/store.md, "Release health"). The
 // releases are copies of remote-auth's production build published under this run's versions; the
 // environment is the one the cluster serves (support/clusterEnvironment.ts), put back as found.
 
@@ -121,7 +121,7 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
       expect(visits.length, 'visitors before the guard acted').toBeLessThan(120);
     }
     const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
-    // A canary that fails every session is judged after 8 failures (docs/architecture.md, "Release health").
+    // A canary that fails every session is judged after 8 failures (docs/release-health.md).
     expect(metCanary.length).toBeGreaterThanOrEqual(8);
     for (const one of metCanary) expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
 

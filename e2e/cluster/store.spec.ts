@@ -2,7 +2,7 @@ import { test, expect } from '../support/test';
 import { allReady, instanceOrigins, metricsOf, npmRun, pageMapOf, postReports, publishCopies, putBack, remotesJsonOf, servedNow, sumOf, underLoad } from '../support/cluster';
 import { startDatabase, stopDatabase, storeIsEmbedded } from '../support/controlPlane';
 
-// The store away (docs/architecture.md, "The store"): every instance keeps rendering pages from the
+// The store away (docs/store.md): every instance keeps rendering pages from the
 // last good map it holds, says it is stale (/metrics, /healthz), refuses release-health batches it
 // cannot store (503: nothing acknowledged is lost), and catches up by itself once the database
 // answers again — the stale flag gone, reports taken, and a change made then reaching it at once.

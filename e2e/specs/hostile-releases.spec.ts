@@ -5,7 +5,7 @@ import { testWithShell } from '../support/specShell';
 
 // A team's hostile or broken remote-title releases, published through the control-plane API with
 // a token scoped to remote-title and made the canary for every member, against a shell served as
-// `npm start` serves it (docs/architecture.md#team-code-runs-in-a-sandbox): each build's render
+// `npm start` serves it (docs/sandbox.md): each build's render
 // code runs in render processes of its own, so it reaches no secret, file, process or store,
 // cannot stop or slow the other areas, and its area falls back within its deadline.
 

@@ -15,7 +15,7 @@ import { metricsOf, sumOf } from '../support/cluster';
 // Release health against a forger, through the shell's server as `npm start` runs it (its guard
 // every 5 s): one client network (250 addresses of 127.66.0.0/24, a made-up device cookie per
 // page load) asking for tickets and reporting what it likes, while real Chromium visitors from
-// three other networks use the site beside it (docs/architecture.md, "Release health"). Evidence
+// three other networks use the site beside it (docs/release-health.md). Evidence
 // counts by network: the forger neither rolls back a healthy canary nor keeps a broken one.
 
 const root = resolve(__dirname, '../..');

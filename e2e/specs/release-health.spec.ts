@@ -13,7 +13,7 @@ import { metricsOf, sumOf } from '../support/cluster';
 // Guarded rollouts end to end: visitors' browsers report how remote-auth's releases do, the
 // shell's server collects the reports, and its guard (as `npm start` runs it) rolls back a canary
 // whose page chunk is missing, with no command, while a healthy canary is left alone
-// (docs/architecture.md, "Release health"). The releases are copies of remote-auth's production
+// (docs/release-health.md). The releases are copies of remote-auth's production
 // build published under this run's versions (no build here); the rollout is an environment of the
 // spec's own, served by a shell of its own.
 
@@ -39,7 +39,7 @@ test.describe.configure({ mode: 'serial' });
 const cli = deployCli(ENVIRONMENT);
 let staging: string;
 // Visitors come from three client networks, as members do: the guard rolls back only on failures
-// from several networks (docs/architecture.md, "Release health").
+// from several networks (docs/release-health.md).
 let networks: NetworkForwarder[] = [];
 let visitors = 0;
 const nextNetwork = () => networks[(visitors += 1) % networks.length]!.url;
@@ -141,7 +141,7 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
   // Every visitor saw a working page (checked in visit()); those in the canary got stable instead, and said so.
   const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
   // The guard needs some of them: a canary that fails every session is judged after 8 failures
-  // (docs/architecture.md, "Release health"), and rolled back after no more than a few more.
+  // (docs/release-health.md), and rolled back after no more than a few more.
   expect(metCanary.length).toBeGreaterThanOrEqual(8);
   for (const one of metCanary) {
     expect(one).toMatchObject({ version: STABLE, channel: 'stable' });

@@ -69,7 +69,7 @@ export function readMap<T>(environment: string): Promise<T | null> {
  * Puts `map` back as an environment's map (null: none, served as the remotes' own builds), written
  * as every change is (a new version, an audit entry, a notification), so running instances take
  * it within a second. For an environment a running site serves: removing its row instead would
- * leave the instances holding the newer map they have (docs/architecture.md, "The store").
+ * leave the instances holding the newer map they have (docs/store.md).
  */
 export function restoreMap(environment: string, map: unknown): Promise<void> {
   return withStore(async (pool) => {

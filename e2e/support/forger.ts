@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 // A script on one client network (any number of addresses in 127.<network>.0.0/24, cookies made
 // up at will) doing what the cheapest forgery of release health can: ask the site for tickets and
-// send reports with them (docs/architecture.md, "Release health"). No browser: what it costs is
+// send reports with them (docs/release-health.md). No browser: what it costs is
 // what an outsider pays.
 
 interface Answer {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { copyBuildAs } from './buildCopy.mjs';
 
 // remote-title releases whose server build does something a team's code must not be able to do
-// (docs/architecture.md#team-code-runs-in-a-sandbox), for the hostile-release specs. Each is the
+// (docs/sandbox.md), for the hostile-release specs. Each is the
 // real build with a few lines added to server/remoteEntry.js: its pages render as always, but
 // from the fifth render of a render process on (past the render process's warm-up and the
 // upload's check, as a build that waits before it strikes would), each render first does the

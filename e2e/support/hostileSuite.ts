@@ -11,7 +11,7 @@ import { hostileBuilds, reportListener, secretsOf, writeHostileBuild } from './h
 // the cluster: a team's pipeline (a token scoped to remote-title in one environment) publishes
 // each hostile build through the control-plane API and makes it the canary for every member; the
 // site's pages are then asked for as members and visitors would, and what each build got is checked
-// (docs/architecture.md#team-code-runs-in-a-sandbox).
+// (docs/sandbox.md).
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);

@@ -3,7 +3,7 @@ import net from 'node:net';
 // Browsers from client networks of their own. Chromium connects from 127.0.0.1; a forwarder on a
 // port of its own passes each of its connections on to the site from 127.<n>.0.2, so the site sees
 // that browser in the network 127.<n>.0.0/24 (release health counts evidence by network:
-// docs/architecture.md, "Release health"). Cookies ignore ports, and each visitor has a context
+// docs/release-health.md). Cookies ignore ports, and each visitor has a context
 // of its own, so a forwarder's origin (http://localhost:<its port>) is as good as the site's.
 
 export interface NetworkForwarder {

@@ -6,7 +6,7 @@
 //
 // Environment: PORT (default 8081), NETNET_EARLY_HINTS=link (hints as Link headers on the page,
 // for a front door that cannot relay a 103), NETNET_GUARD=off (collect reports, judge none), and
-// everything `npm start` reads (docs/deploy.md, "Environment variables").
+// everything `npm start` reads (docs/environment.md).
 import { serveShell } from '../shellServer.mjs';
 import { runInstance } from './lifecycle.mjs';
 

@@ -38,7 +38,7 @@ export const LIMITS = Object.freeze({
   /**
    * Pages and /remotes.json answers per client address and second, and the burst above it. Each
    * carries a release-health ticket, so this bounds how many page loads one address can vouch for
-   * (docs/architecture.md, "Release health"): far above what people behind one address load.
+   * (docs/release-health.md): far above what people behind one address load.
    */
   ticketsPerSecond: 20,
   ticketsBurst: 100,

@@ -110,7 +110,7 @@ async function main() {
   });
   const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`[cluster] control-plane API on ${apiUrl} (docs/deploy.md, "What a team's pipeline runs")`);
+  console.log(`[cluster] control-plane API on ${apiUrl} (docs/pipelines.md)`);
   console.log(`[cluster] release console on ${apiUrl}/console/ (docs/releases.md)`);
   console.log(`[cluster] nginx (${configFile}) in front of ${ports.length} shell instance(s) on ${ports.map((port) => `127.0.0.1:${port}`).join(', ')}`);
   console.log(`Netnet is ready on http://localhost:${site.ports.shell} (started in ${seconds} s; rolling restart: kill -HUP ${process.pid})`);

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-// Each page names itself (docs/product.md#page-titles): the browser tab reads "{page} — Netnet", and
+// Each page names itself (docs/product.md#frame-headers-and-navigation): the browser tab reads "{page} — Netnet", and
 // after a client-side navigation focus moves to the new page's level-1 heading, so a screen reader
 // announces the page once, by name, as it would after a page load.
 

@@ -7,7 +7,7 @@
 // `token:<name>`), so two conflicting changes at once end as they do there: one lands, the other
 // gets 409. Uploads are verified and published by deploy/upload.ts.
 //
-// The same connection limits as the site's other Node servers (docs/architecture.md, "Limits"),
+// The same connection limits as the site's other Node servers (docs/limits.md),
 // with room for an upload: its body may take a minute, but never stall for more than 10 s.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';

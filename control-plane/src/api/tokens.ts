@@ -1,4 +1,4 @@
-// The control-plane API's tokens (docs/deploy.md, "What a team's pipeline runs"): one per team or
+// The control-plane API's tokens (docs/pipelines.md): one per team or
 // pipeline, each scoped to remotes, environments and actions. A token reads
 // `netnet_<name>_<secret>`: the name finds its row, and the SHA-256 of the 32 random bytes of
 // the secret is compared with the stored one in constant time. The token itself is never stored;

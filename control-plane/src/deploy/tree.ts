@@ -1,5 +1,5 @@
 // The deploy tree: one immutable folder per published release, deploy/<remote>/<version>/, which
-// the releases origin serves (the rollout maps live in the store, docs/deploy.md, "The database").
+// the releases origin serves (the rollout maps live in the store, docs/store.md, "The database").
 // Shared by the release CLI and `npm start`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

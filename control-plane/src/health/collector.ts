@@ -7,10 +7,10 @@
 //   503  the store could not write it
 // A request is checked whole (content type, size, every report, its ticket) before it is charged
 // to its client's rate: junk costs the sender nothing, so it cannot use up the allowance of real
-// reports sent from the same address (docs/architecture.md, "Limits"). What counts is then what
+// reports sent from the same address (docs/limits.md). What counts is then what
 // the page's ticket vouches for: each page load once per release, and its batches only from the
 // network it was issued to; each device a few sessions per release and hour, each client network
-// a few more in the store that every instance shares (docs/architecture.md, "Release health").
+// a few more in the store that every instance shares (docs/release-health.md).
 // A batch whose page load says its canary loaded and its stable failed is refused whole: a page
 // load moves the release it used, never two at once in opposite directions.
 import { randomUUID } from 'node:crypto';

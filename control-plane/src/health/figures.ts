@@ -6,7 +6,7 @@
 // A 'fell-back' report is a failure of the release it names, the canary or pinned release that
 // failed to load, not of the stable that then served the page: the member saw a page, but the
 // release did not work, and a canary that falls back on every load must be rolled back rather
-// than stay a canary forever (docs/architecture.md, "Release health"). Every outcome but 'loaded' is a failure.
+// than stay a canary forever (docs/release-health.md). Every outcome but 'loaded' is a failure.
 import { BUCKETS, bucketOf, emptyHistogram, type Histogram } from './histogram.ts';
 import { OUTCOMES, type Channel, type Outcome, type Report } from './reports.ts';
 

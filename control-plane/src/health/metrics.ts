@@ -2,7 +2,7 @@
 // Prometheus' text format (prom-client), for an operator's Prometheus and Grafana. Counts are this
 // instance's since it started (Prometheus sums the instances); the guard's exact per-minute
 // figures are in the store. Scraped by the operator on the instance's own port, not through the
-// front door (docs/architecture.md, "The store"): answered only to an internal address or the
+// front door (docs/store.md): answered only to an internal address or the
 // operator's token (control-plane/src/operatorAccess.ts), 403 to anyone else.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';

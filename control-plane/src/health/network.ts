@@ -1,4 +1,4 @@
-// Evidence is counted by client network, not by request (docs/architecture.md, "Release health"):
+// Evidence is counted by client network, not by request (docs/release-health.md):
 // one party holds a network's addresses (an IPv4 /24, an IPv6 /48, which one customer is commonly
 // given), so cookies, devices and page loads from it, however many, weigh as one network. The
 // store caps each network's sessions of a release per hour, and the guard rolls a canary back only

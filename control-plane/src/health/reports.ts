@@ -3,7 +3,7 @@
 // the page's web vitals, which are final only when the member leaves the page and so may come
 // later in a report of their own (`vitals` without `outcome`: samples, not a session). Anything else is refused whole, so a
 // report can never carry a member id, an email or a URL (no field can hold one), and a batch with
-// one bad report changes nothing (docs/architecture.md, "Release health"). Beside the reports a
+// one bad report changes nothing (docs/release-health.md). Beside the reports a
 // batch carries the page's ticket, which the collector verifies (control-plane/src/health/ticket.ts)
 // and never keeps: only what its signature vouches for is used.
 import limits from '@netnet/shared/report-limits.json' with { type: 'json' };

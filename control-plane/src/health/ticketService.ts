@@ -1,6 +1,6 @@
 // POST /health/ticket: the release-health ticket of one page load, given to the page once it runs
 // (shell/src/health/startHealth.ts asks for it after the first page), never in the HTML or the map
-// a cookie-less GET receives (docs/architecture.md, "Release health"). It is bound to the page's
+// a cookie-less GET receives (docs/release-health.md). It is bound to the page's
 // device cookie, which the running page sets, and to the client network it was asked from: the
 // collector counts its batches only from that network, within that device's and network's caps.
 //   200  { "ticket": "…" }     403  from another site, or no device cookie     405  not a POST

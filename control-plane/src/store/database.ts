@@ -1,4 +1,4 @@
-// The one store of what the site shares (docs/architecture.md, "The store"): the PostgreSQL at
+// The one store of what the site shares (docs/store.md): the PostgreSQL at
 // DATABASE_URL, else the embedded one (./embedded.ts). Opening it applies the migrations the
 // database does not have yet (control-plane/migrations/NNN_name.sql, in order, each in its own
 // transaction under an advisory lock, so several instances starting at once apply each once) as
@@ -126,7 +126,7 @@ const poolOf = (config: pg.ClientConfig, max: number, actor: string | undefined)
     ...config,
     max,
     // A database that is away or paused answers nothing: give up after a few seconds rather
-    // than hold a member's request or a beacon (docs/architecture.md, "The store").
+    // than hold a member's request or a beacon (docs/store.md).
     connectionTimeoutMillis: 3_000,
     query_timeout: 5_000,
     idleTimeoutMillis: 30_000,

@@ -22,7 +22,7 @@ export interface ServerState {
   chosen: Partial<Record<RemoteName, ChosenRelease>>;
   /** Catalogue answers by URL. */
   catalogue: Record<string, unknown>;
-  /** The page's release-health ticket: its reports count only with it (docs/architecture.md, "Release health"). */
+  /** The page's release-health ticket: its reports count only with it (docs/release-health.md). */
   ticket?: string;
   /** The member the page was rendered for (the hint cookie), or null for a visitor. */
   member: string | null;

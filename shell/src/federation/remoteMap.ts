@@ -46,7 +46,7 @@ export interface DevServer {
 
 export interface RemoteMap {
   remotes: Partial<Record<RemoteName, RemoteRollout>>;
-  /** This page load's release-health ticket, when the server signed one (docs/architecture.md, "Release health"). */
+  /** This page load's release-health ticket, when the server signed one (docs/release-health.md). */
   ticket?: string;
 }
 

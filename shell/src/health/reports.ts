@@ -3,7 +3,7 @@ import type { RemoteName } from '../federation/remotes';
 import type { Channel } from '../rollout/chooseRelease';
 
 // What this document tells the site's server about the releases it used: one session per release
-// with its outcome, and the page's web vitals as samples (docs/architecture.md, "Release health";
+// with its outcome, and the page's web vitals as samples (docs/release-health.md;
 // the collector's schema is control-plane/src/health/reports.ts). A report holds the fields below and
 // nothing else, so none can carry a member id, an email or a URL.
 

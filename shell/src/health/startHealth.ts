@@ -10,7 +10,7 @@ import { canSend, requestTicket, sendReports } from './beacon';
 import { createSessions, type Outcome, type ReleaseRef, type VitalName } from './reports';
 import { startVitals } from './vitals';
 
-// The browser's part of guarded rollouts (docs/architecture.md, "Release health"): per document,
+// The browser's part of guarded rollouts (docs/release-health.md): per document,
 // how each release it used did, and the page's web vitals, sent to the site's own server. It is
 // loaded and started after the first page (boot.ts), so it reads what happened before from the
 // rollout status and the areas' record, and listens from then on. Uncaught errors are the

@@ -81,7 +81,7 @@ const BUDGET_MS = 300;
 const WARM_UP_WAIT_MS = 15_000;
 
 /**
- * The render cap of one instance (docs/architecture.md, "Limits"). Node renders on one thread, and
+ * The render cap of one instance (docs/limits.md). Node renders on one thread, and
  * each render, once its catalogue answers are in, runs to its end in one go: every render in
  * flight adds its whole CPU time to the turn of the event loop it finishes in, and nothing else
  * (not even accepting a connection) happens meanwhile. Two per core keep the process busy while

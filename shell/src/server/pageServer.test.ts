@@ -8,7 +8,7 @@ import { createPageServer, type RequestFacts } from './index';
 import { renderArea, type RenderResult } from './renderArea';
 
 // The page server over real HTTP, its render replaced by one whose timing the test controls: what
-// it renders, how many at once, and what it answers without rendering (docs/architecture.md, "Limits").
+// it renders, how many at once, and what it answers without rendering (docs/limits.md).
 
 jest.mock('./renderArea', () => ({ renderArea: jest.fn() }));
 // The releases' render processes are not started here: most maps name no remote, so pages render without an area.

@@ -1,4 +1,4 @@
-// How many server renders one instance runs at once (docs/architecture.md, "Limits"). A render
+// How many server renders one instance runs at once (docs/limits.md). A render
 // holds its page's tree, catalogue answers and HTML in memory until it is sent, and Node hands
 // every pipelined request to the server before the first answer goes out; without a cap, one
 // client pipelining thousands of renders grows the process by hundreds of MB and everyone waits.

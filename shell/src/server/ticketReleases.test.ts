@@ -8,7 +8,7 @@ import { identityOf, ticketReleases as releasesOf, type TicketIdentity } from '.
 const ticketReleases = (document: unknown, identity: TicketIdentity, failed?: { remote: string; version: string }) =>
   releasesOf(parseRemoteMap(document), identity, failed);
 
-// What a page's release-health ticket names (docs/architecture.md, "Release health").
+// What a page's release-health ticket names (docs/release-health.md).
 
 const release = (version: string) => ({ version, entry: `http://cdn.test/remote-title/${version}/mf-manifest.json` });
 const mapWith = (percent: number) => ({

@@ -4,7 +4,7 @@ import { remoteNames, type RemoteName } from '../federation/remotes';
 import { chooseRelease, type Channel } from '../rollout/chooseRelease';
 import { DEVICE_COOKIE, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 
-// What a page's release-health ticket names (docs/architecture.md, "Release health"): for every
+// What a page's release-health ticket names (docs/release-health.md): for every
 // remote, the stable it may fall back to, and the canary when this member or device gets it. A
 // report on any other release is not counted, so nobody can report on a canary they were never given.
 

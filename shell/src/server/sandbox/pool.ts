@@ -7,7 +7,7 @@ import type { RenderResult } from '../renderArea';
 import { readMessage, type RenderMessage, type ToWorker } from './protocol';
 import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode';
 
-// The render processes of the releases members get (docs/architecture.md#team-code-runs-in-a-sandbox):
+// The render processes of the releases members get (docs/sandbox.md):
 // a few per release, started before they take a render, each render given a deadline from here.
 // A process that misses it is killed; one that dies takes only its own renders in flight; either
 // way the area falls back (to stable, else to the browser) and the release waits a while, longer

@@ -1,7 +1,7 @@
 import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
 
 // What the shell's server and a release's render process say to each other over the process's IPC
-// channel (docs/architecture.md#team-code-runs-in-a-sandbox). The process is handed only what a
+// channel (docs/sandbox.md). The process is handed only what a
 // render needs: the release's code (checked against its recorded hash by the server first), the
 // runtime config its browser code sees too, and per render the route and the member hint.
 

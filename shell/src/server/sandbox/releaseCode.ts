@@ -3,7 +3,7 @@ import type { Release } from '../../federation/remoteMap';
 
 // A release's server build as its render process gets it: fetched by the shell's server from the
 // releases origin and checked against the hash the release recorded, so the process runs exactly
-// what was published (docs/architecture.md#team-code-runs-in-a-sandbox).
+// what was published (docs/sandbox.md).
 
 /** The server build of a release: beside its browser manifest. */
 export const serverEntryOf = (release: Release): string => new URL('server/remoteEntry.js', release.entry).href;

@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// How a release's render process is started (docs/architecture.md#team-code-runs-in-a-sandbox):
+// How a release's render process is started (docs/sandbox.md):
 // - no environment at all: no secret, no store address reaches it;
 // - where the server runs as root, as an unprivileged user of its own, so the store's socket, the
 //   database folder and the server's files are closed to it by the OS;

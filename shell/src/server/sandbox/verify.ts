@@ -7,7 +7,7 @@ import { samplePages } from './samplePages';
 // every upload): the build is loaded in a render process started exactly as members' renders are,
 // and each page it exposes is rendered once, as a member or visitor would open it, within the render
 // deadline. So what passes has been initialised and rendered the way members meet it, and a build
-// cannot tell the check from a member (docs/architecture.md#team-code-runs-in-a-sandbox).
+// cannot tell the check from a member (docs/sandbox.md).
 
 export interface VerifyOptions {
   /** The shell's dist/server/, holding the render process script. */

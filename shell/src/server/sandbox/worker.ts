@@ -12,7 +12,7 @@ import { renderArea } from '../renderArea';
 import type { FromWorker, LoadMessage, RenderMessage, ToWorker } from './protocol';
 import { samplePages } from './samplePages';
 
-// The render process of one release (docs/architecture.md#team-code-runs-in-a-sandbox): started by
+// The render process of one release (docs/sandbox.md): started by
 // the shell's server with no environment, as a user of its own, under Node's permission model, it
 // loads the release's server build and renders the shell frame with the release's page in it. The
 // code here is ours and runs first; everything the release's code does after that stays in this
