@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Release } from '../federation/remoteMap';
+import { matchesHash } from './sandbox/releaseCode';
 
 // The hashes a release recorded for its files (its integrity.json), read by the server the way
 // the browser reads them (federation/integrity.ts): checked against the hash the map gives for the
@@ -17,8 +17,7 @@ async function fetchRecord(release: Release, expected: string | undefined): Prom
   const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   const body = Buffer.from(await response.arrayBuffer());
-  const [algorithm, digest] = expected.split('-', 2) as [string, string];
-  if (createHash(algorithm).update(body).digest('base64') !== digest) throw new Error(`${url} does not match the hash the map gives.`);
+  if (!matchesHash(body, expected, url)) throw new Error(`${url} does not match the hash the map gives.`);
   const { files } = JSON.parse(body.toString('utf8')) as { files?: Record<string, unknown> };
   const hashes = new Map<string, string>();
   for (const [file, hash] of Object.entries(files ?? {})) if (typeof hash === 'string') hashes.set(new URL(file, release.entry).href, hash);

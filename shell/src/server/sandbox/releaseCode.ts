@@ -25,15 +25,16 @@ export async function fetchReleaseCode(release: Release, fetchTimeoutMs: number,
   const response = await get(url, { signal: AbortSignal.timeout(fetchTimeoutMs) });
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   const body = Buffer.from(await response.arrayBuffer());
-  if (expected) {
-    const [algorithm, digest] = expected.split('-', 2) as [string, string];
-    let actual: string;
-    try {
-      actual = createHash(algorithm).update(body).digest('base64');
-    } catch {
-      throw new Error(`${url}: its recorded hash uses an unknown algorithm (${algorithm}).`);
-    }
-    if (actual !== digest) throw new Error(`${url} does not match the hash its release recorded.`);
-  }
+  if (expected && !matchesHash(body, expected, url)) throw new Error(`${url} does not match the hash its release recorded.`);
   return body.toString('utf8');
+}
+
+/** Whether `body` hashes to `expected` (`sha384-<base64>`, as a release records it); throws for an algorithm Node does not know. */
+export function matchesHash(body: Buffer, expected: string, url: string): boolean {
+  const [algorithm, digest] = expected.split('-', 2) as [string, string];
+  try {
+    return createHash(algorithm).update(body).digest('base64') === digest;
+  } catch {
+    throw new Error(`${url}: its recorded hash uses an unknown algorithm (${algorithm}).`);
+  }
 }
