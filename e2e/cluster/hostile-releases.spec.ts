@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { test, expect } from '../support/test';
 import { allReady, clusterState, instanceOrigins, putBack, remotesJsonOf, servedNow } from '../support/cluster';
 import { clusterEnvironment } from '../support/clusterEnvironment';
+import { apiCall } from '../support/controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion } from '../support/controlPlane';
 import { hostileBuilds, reportListener, writeHostileBuild } from '../support/hostileBuilds';
 import { runHostileSuite } from '../support/hostileSuite';
@@ -21,7 +22,6 @@ import { siteUrl } from '../support/site';
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
-const API = `http://127.0.0.1:${process.env.NETNET_CONTROL_PORT || 8070}`;
 const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const run = Date.now().toString(36);
 
@@ -56,14 +56,7 @@ test('a 1 % canary whose render calls process.exit, under steady load: no failed
   const token = (
     await execute('npm', ['run', '--silent', 'tokens', '--', 'create', tokenName, '--remotes', 'remote-title', '--environments', clusterEnvironment, '--actions', 'publish,stable,canary,rollback'], { cwd: root })
   ).stdout.trim();
-  const call = async (method: string, path: string, body: { archive?: Buffer; json?: unknown }) =>
-    (
-      await fetch(`${API}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': body.archive ? 'application/gzip' : 'application/json' },
-        body: body.archive ? new Uint8Array(body.archive) : JSON.stringify(body.json),
-      })
-    ).status;
+  const call = async (method: string, path: string, body: { archive?: Buffer; json?: unknown }) => (await apiCall(token, method, path, body)).status;
   const publish = async (version: string, build: { name: string; onRender?: string }) => {
     const copy = join(staging, version);
     writeHostileBuild(build, { version, copy, reportUrl: listener.url });

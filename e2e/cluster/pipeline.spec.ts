@@ -7,6 +7,7 @@ import { test, expect } from '../support/test';
 import { allReady, instanceOrigins, putBack, remotesJsonOf, servedNow } from '../support/cluster';
 import { clusterEnvironment } from '../support/clusterEnvironment';
 import { copyBuildAs } from '../support/buildCopy.mjs';
+import { apiCall as api } from '../support/controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesOf } from '../support/controlPlane';
 
 // A team's pipeline against the running cluster (docs/pipelines.md),
@@ -19,7 +20,6 @@ import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesO
 const root = resolve(__dirname, '../..');
 const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const execute = promisify(execFile);
-const API = `http://127.0.0.1:${process.env.NETNET_CONTROL_PORT || 8070}`;
 const REMOTE = 'remote-title';
 const OTHER = 'remote-search';
 const run = Date.now().toString(36);
@@ -29,19 +29,6 @@ const CANARY = `8.1.0-e2e.${run}`;
 // Upload, verification and publication of remote-title's release (the build excluded): the issue's bound.
 const PUBLISH_BUDGET_MS = 5_000;
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** One call to the API, as curl in a pipeline makes it. */
-async function api(token: string, method: string, path: string, { json, archive }: { json?: unknown; archive?: Buffer } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-  if (json !== undefined) headers['Content-Type'] = 'application/json';
-  if (archive) headers['Content-Type'] = 'application/gzip';
-  const response = await fetch(`${API}${path}`, { method, headers, body: archive ? new Uint8Array(archive) : json === undefined ? undefined : JSON.stringify(json) });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 /** remote-title's build copied as `version` and archived with tar, as a pipeline's build step leaves it. */
 async function archiveOf(staging: string, version: string): Promise<Buffer> {

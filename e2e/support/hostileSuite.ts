@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from './test';
+import { apiCall as api } from './controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, storeDigest } from './controlPlane';
 import { hostileBuilds, reportListener, secretsOf, writeHostileBuild } from './hostileBuilds';
 
@@ -15,7 +16,6 @@ import { hostileBuilds, reportListener, secretsOf, writeHostileBuild } from './h
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
-const API = `http://127.0.0.1:${process.env.NETNET_CONTROL_PORT || 8070}`;
 const REMOTE = 'remote-title';
 const deployDir = (require('../../scripts/site.cjs') as { deployDir(): string }).deployDir();
 const MEMBER = 'Cookie: netnet-device=hostile-device; netnet-member=hostile-member';
@@ -30,13 +30,6 @@ export interface Outcome {
   slowestMs: number;
 }
 
-async function api(token: string, method: string, path: string, body?: { json?: unknown; archive?: Buffer }) {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-  if (body?.json !== undefined) headers['Content-Type'] = 'application/json';
-  if (body?.archive) headers['Content-Type'] = 'application/gzip';
-  const response = await fetch(`${API}${path}`, { method, headers, body: body?.archive ? new Uint8Array(body.archive) : body?.json === undefined ? undefined : JSON.stringify(body.json) });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-}
 
 async function archive(staging: string, copy: string, version: string): Promise<Buffer> {
   const file = join(staging, `${version}.tgz`);
