@@ -306,9 +306,8 @@ export function createRenderPool({
         worker.child.send(message, (error) => error && worker.stop(`its render process could not be reached (${error.message})`));
       });
     },
-    async warm(remote, release) {
-      await poolFor(remote, release).started;
-    },
+    // The pool's own promise, not a new one: the server calls this for every release on every page.
+    warm: (remote, release) => poolFor(remote, release).started,
     pageFailed(release, module, fault) {
       failedPages.set(`${serverEntryOf(release)}#${module}`, { at: now(), fault });
     },
