@@ -624,9 +624,10 @@ describe('release health', () => {
     assert.equal(line(title + 4), '  guard verdict: waiting: too few canary sessions yet (12)');
     // What the verdict stands on: the sessions and the networks they came from.
     assert.match(line(title + 5), /^ {2}guard evidence: 12 canary sessions, 3 failed from 3 networks \(a rollback on failures needs 3;/);
-    assert.equal(line(title + 6), '  guard history (latest first):');
-    assert.equal(line(title + 7), '    2026-11-20 09:15:00 UTC  rollback 1.2.0 at 25% (stable 1.3.0)');
-    assert.equal(line(title + 8), '      failure rate: canary 1.2.0 failed 9 of 30 sessions');
+    assert.match(line(title + 6), /^ {4}the \d+ of the network that sent the most, the tests count \d+, as many as the next\)$/);
+    assert.equal(line(title + 7), '  guard history (latest first):');
+    assert.equal(line(title + 8), '    2026-11-20 09:15:00 UTC  rollback 1.2.0 at 25% (stable 1.3.0)');
+    assert.equal(line(title + 9), '      failure rate: canary 1.2.0 failed 9 of 30 sessions');
 
     const search = lines.findIndex((text) => text.startsWith('remote-search'));
     assert.match(line(search + 2), /^ {2}1\.1\.0\s+stable\s+–\s+–\s+–\s+–\s+–\s+–$/);
