@@ -52,7 +52,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // holds the guard's lease, and may change no map but by the guard's rollback (docs/deploy.md, "Roles").
   const store = database ?? (await openDatabase({ role: 'instance' }));
   const log = (line) => console.log(`[store] ${line}`);
-  const live = await watchMap({ db: store.pool, config: store.config, environment, log });
+  // A new map starts the render processes of its new releases at once, not with their first page.
+  let mapChanged = () => {};
+  const live = await watchMap({ db: store.pool, config: store.config, environment, log, onChange: () => mapChanged() });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
   const trusted = trustedProxiesFrom(process.env);
@@ -128,6 +130,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // The server builds of the releases members get now load before the shell answers, so the first
   // renders after a start are not left to the browser.
   await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
+  if (pages) mapChanged = () => pages.followMap();
   const stopGuard = guard
     ? startGuard({
         db: store.pool,
@@ -146,7 +149,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     only: (path) => !path.startsWith('/server/'),
     documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
     pages,
-    services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state() })],
+    services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state(), renderProcesses: areas && (() => areas.running()) })],
     // Only the documents of a browser with dev pins allow its dev servers.
     devServers: (req) => {
       const { pins } = devPins(req);

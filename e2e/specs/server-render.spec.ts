@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../support/memberSession';
 import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
@@ -13,7 +11,8 @@ import { collectCspViolations } from '../support/cspViolations';
 import { whenAppRuns } from '../support/navigate';
 import { pageSettled } from '../support/tabVisibility';
 import { catalogueApi, siteUrl } from '../support/site';
-import { metricsOf, sumOf } from '../support/cluster';
+import { metricsOf, sumOf, untilRenderProcessesReady } from '../support/cluster';
+import { copyBuildAs } from '../support/buildCopy.mjs';
 
 // First paint from the server (docs/architecture.md#server-rendering): every page comes as HTML
 // that reads without JavaScript, the browser takes that very HTML over without a mismatch, the
@@ -263,18 +262,13 @@ const ENVIRONMENT = `e2e-ssr-${run}`;
 const THROWN = 'injected by the server-render spec: this server build throws';
 
 const withShell = testWithShell(ENVIRONMENT);
-const execute = promisify(execFile);
 
 const cli = deployCli(ENVIRONMENT);
 
-/** A production build of the remote made as the release CLI makes one, into a folder of our own. */
-async function buildAs(version: string): Promise<string> {
+/** The remote's production build copied as `version`, into a folder of our own. */
+function buildAs(version: string): string {
   const dir = mkdtempSync(join(tmpdir(), `netnet-${REMOTE}-${version}-`));
-  await execute(process.execPath, [require.resolve('webpack-cli/bin/cli.js'), '--mode', 'production'], {
-    cwd: join(root, REMOTE),
-    env: { ...process.env, MF_BUILD_VERSION: version, NETNET_BUILD_DIR: dir },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  copyBuildAs({ root, remote: REMOTE, version, copy: dir });
   return dir;
 }
 
@@ -328,26 +322,28 @@ withShell.describe('server fallbacks', () => {
   withShell.describe.configure({ mode: 'serial' });
 
   withShell.beforeAll(async ({ specShell }) => {
-    // Three production builds of remote-auth: most of this hook's time.
-    withShell.setTimeout(300_000);
-    await cli('release', REMOTE, '--version', STABLE);
+    // Three releases published and their render processes started.
+    withShell.setTimeout(180_000);
+    const stable = buildAs(STABLE);
+    await cli('release', REMOTE, '--version', STABLE, '--from', stable);
 
-    const canary = await buildAs(CANARY);
+    const canary = buildAs(CANARY);
     breakPage(join(canary, 'server', 'remoteEntry.js'), 'Landing', `throw new Error(${JSON.stringify(THROWN)});`);
     // A promise that never settles: the render waits on it for good.
     breakPage(join(canary, 'server', 'remoteEntry.js'), 'Login', 'throw new Promise(() => {});');
     await cli('release', REMOTE, '--version', CANARY, '--from', canary);
 
-    const bare = await buildAs(BARE);
+    const bare = buildAs(BARE);
     rmSync(join(bare, 'server'), { recursive: true, force: true });
     await cli('release', REMOTE, '--version', BARE, '--from', bare);
-    for (const dir of [canary, bare]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [stable, canary, bare]) rmSync(dir, { recursive: true, force: true });
 
     await cli('rollout', 'stable', REMOTE, STABLE);
-    // The stable's server pages loaded before the canary arrives, as a site that served it would
-    // have them: the fallbacks below are then timed by the canary alone, even on a busy machine.
-    for (const path of ['/', '/login']) expect((await fetch(`${specShell.url}${path}`)).status).toBe(200);
+    // The stable's render processes ready before the canary arrives, as a site that served it
+    // would have them: the fallbacks below are then timed by the canary alone, even on a busy machine.
+    await untilRenderProcessesReady(specShell.url, REMOTE, STABLE);
     await cli('rollout', 'canary', REMOTE, CANARY, '--percent', '100');
+    await untilRenderProcessesReady(specShell.url, REMOTE, CANARY);
   });
 
   withShell.afterAll(async () => {

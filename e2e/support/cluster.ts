@@ -127,6 +127,20 @@ export const sumOf = (samples: Sample[], name: string, labels: Record<string, st
     .reduce((sum, sample) => sum + sample.value, 0);
 
 /**
+ * Waits until an instance's render processes for `version` of `remote` take renders (they start
+ * when the instance sees the map name the release; until they are ready its areas fall back
+ * without counting against it).
+ */
+export async function untilRenderProcessesReady(origin: string, remote: string, version: string, timeout = 60_000): Promise<void> {
+  await expect
+    .poll(
+      async () => sumOf(await metricsOf(origin), 'netnet_render_processes', { remote, release: version }),
+      { message: `${remote} ${version}'s render processes on ${origin}`, timeout, intervals: [250, 500, 1_000] },
+    )
+    .toBeGreaterThan(0);
+}
+
+/**
  * POSTs one release-health batch of `reports` straight to an instance, as a running page would:
  * with the ticket that instance gave it for its device cookie (a new page load each time); its status.
  */

@@ -24,16 +24,18 @@ export interface InjectedFault {
   restore(): Promise<void>;
 }
 
-// The exposed page's own chunk (e.g. __federation_expose_MovieDetail.3d040ad71a.js): the entry and
-// manifest load fine, then the page itself fails.
-const isExposedChunk = (path: string) => /\/__federation_expose_[^/]+\.js$/.test(path);
+// The page's code: every script but the entry (its exposed chunk, e.g.
+// __federation_expose_MovieDetail.3d040ad71a.js, and the chunks it shares with the remote's other
+// pages, which may hold all of a small page's code). The entry and manifest load fine, then the
+// page itself fails.
+const isPageCode = (path: string) => /\.js$/.test(path) && path !== '/remoteEntry.js';
 
 const targets: Record<RemoteFault, (path: string) => boolean> = {
   'connection refused': () => true,
   'manifest 404': (path) => path === '/mf-manifest.json',
   'manifest hangs': (path) => path === '/mf-manifest.json',
-  'chunk 500': isExposedChunk,
-  'chunk throws': isExposedChunk,
+  'chunk 500': isPageCode,
+  'chunk throws': isPageCode,
   'entry hangs': (path) => path === '/remoteEntry.js',
   'entry throws': (path) => path === '/remoteEntry.js',
 };

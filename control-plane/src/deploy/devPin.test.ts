@@ -99,14 +99,17 @@ describe('devPinsFor', () => {
     assert.equal(versioned.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
   });
 
-  it('keeps a dev pin when a link from elsewhere says clear or names a version without the token: only its own browser unpins it', () => {
+  it('unpins with clear or a version without a token (its page cannot send the HttpOnly one), and re-pins only with one', () => {
     const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
     for (const value of ['clear', '1.4.0']) {
-      const linked = pinsOf(page(`remote.remote-title=${value}`, cookie));
-      assert.deepEqual(linked.pins, { 'remote-title': 'http://localhost:3003' });
-      assert.equal(linked.setCookie, null);
-      assert.match(linked.refused[0]?.reason ?? '', /needs the QA token/);
+      const unpinned = pinsOf(page(`remote.remote-title=${value}`, cookie));
+      assert.deepEqual(unpinned.pins, {});
+      assert.deepEqual(unpinned.refused, []);
+      assert.equal(unpinned.setCookie, `${DEV_PIN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
     }
+    const repinned = pinsOf(page(`remote.remote-title=dev:http://localhost:3004`, cookie));
+    assert.deepEqual(repinned.pins, { 'remote-title': 'http://localhost:3003' });
+    assert.match(repinned.refused[0]?.reason ?? '', /QA token/);
   });
 
   it('takes no pin from a cookie it did not write, or one naming another origin', () => {

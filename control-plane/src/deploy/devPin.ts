@@ -94,7 +94,7 @@ export interface DevPinRequest {
  * The dev pins of one request: those its cookie holds, changed by the address's `remote.*`
  * parameters (`dev:<origin>` pins, a version or `clear` unpins the dev server). A new pin needs a
  * QA token valid for this environment beside it (the address's, or the X-Netnet-QA-Token
- * header's); a kept one stands while the token stored with it is valid.
+ * header's); a kept one stands while the token stored with it is valid; unpinning needs none.
  */
 export function devPinsFor(
   req: DevPinRequest,
@@ -120,10 +120,10 @@ export function devPinsFor(
     if (remote === undefined || !remotes.includes(remote)) continue;
     const parsed = parseDevPin(value);
     if (parsed === null) {
-      // A version or "clear": this remote no longer comes from a dev server — only by its own
-      // browser's action, the token beside it: a bare link from elsewhere changes nothing.
-      if (remote in pins && offered === null) refused.push({ remote, value, reason: 'unpinning a dev server needs the QA token beside it' });
-      else if (remote in pins) {
+      // A version or "clear": this remote no longer comes from a dev server. No token needed:
+      // unpinning only takes code off the browser (the QA token lives in an HttpOnly cookie the
+      // page cannot send beside it), so a link that unpins costs at most a re-pin.
+      if (remote in pins) {
         delete pins[remote];
         changed = true;
       }

@@ -227,6 +227,15 @@ describe('decide', () => {
         now: T0 + 30_000,
       });
       assert.equal(decision.action, 'rollback');
+      // Unevenly spread (4, 2 and 2), it is judged, and quoted, on all 8: the heaviest network's
+      // excess is set aside only where a forger could have made the failures.
+      const uneven = decideOne(
+        byNetwork({ minutes: 1, canary: 8, canaryFailures: 8, canaryNetworks: ['net-1', 'net-1', 'net-1', 'net-1', 'net-2', 'net-2', 'net-3', 'net-3'] }),
+        rolloutWith({ version: '1.4.0', percent: 10 }),
+        { now: T0 + 30_000 },
+      );
+      assert.equal(uneven.action, 'rollback');
+      assert.match(uneven.reason, /^failure rate: canary 1\.4\.0 failed 8 of 8 sessions /);
     });
 
     it('reads a stable failing from one network as one failure a minute: it neither shields the canary nor passes for an incident', () => {

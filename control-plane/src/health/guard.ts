@@ -174,8 +174,10 @@ function failureReason(decision: Assessment) {
 }
 
 function referenceReason(decision: Assessment) {
-  const { reference: test, failure, canary, stable, windowMinutes } = decision;
-  const { canary: c } = failure;
+  const { reference: test, canary, stable, windowMinutes } = decision;
+  // The counts this test judged: all of them for a canary failing every session, not those left
+  // after the heaviest network's excess (the failure test's).
+  const { canary: c } = test;
   const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +

@@ -15,10 +15,13 @@ export const METRICS_PATH = '/metrics';
 export function createMetrics({
   collector,
   storeState,
+  renderProcesses,
   env = process.env,
 }: {
   collector: { counters(): Counters };
   storeState?: (() => Pick<MapState, 'version' | 'stale' | 'ageMs'>) | undefined;
+  /** The instance's render processes that take renders, by release (docs/sandbox.md). */
+  renderProcesses?: (() => { remote: string; version: string; ready: number }[]) | undefined;
   /** NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN: who may read it. */
   env?: NodeJS.ProcessEnv;
 }) {
@@ -60,6 +63,18 @@ export function createMetrics({
       registers: [registry],
       collect() {
         this.set(storeState().stale ? 1 : 0);
+      },
+    });
+  }
+  if (renderProcesses) {
+    new client.Gauge({
+      name: 'netnet_render_processes',
+      help: "Render processes of this instance that take renders, by remote and release: 0 while a release's are starting or waiting after failures.",
+      labelNames: ['remote', 'release'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { remote, version, ready } of renderProcesses()) this.set({ remote, release: version }, ready);
       },
     });
   }

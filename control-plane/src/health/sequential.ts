@@ -106,6 +106,8 @@ export interface ReferenceResult {
   rate: number;
   skipped: number;
   failsEverySession: boolean;
+  /** The canary's counts over the strata it was given (the reason quotes them). */
+  canary: SessionCounts;
 }
 
 export interface LcpResult {
@@ -223,9 +225,9 @@ export function referenceTest(strata: Stratum[], stable: SessionCounts, options:
   // One failure and one success added: a stable that has not failed yet is not taken as perfect.
   const rate = (stable.failures + 1) / (stable.sessions + 2);
   const h1 = ratio * rate;
-  const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false };
-  if (h1 >= 1) return result;
   const served = strata.filter((stratum) => stratum.canarySessions > 0);
+  const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false, canary: sum(served) };
+  if (h1 >= 1) return result;
   const isCurrent = (stratum: Stratum) => current !== undefined && stratum.minute === current;
   const stableTail = (stratum: Stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
   // The canary's usual rate: its whole minutes in which the stable did not fail far beyond its own.
@@ -238,7 +240,7 @@ export function referenceTest(strata: Stratum[], stable: SessionCounts, options:
     const own = (others.failures + rate * priorSessions) / (others.sessions + priorSessions);
     return binomialTail(stratum.canarySessions, own, stratum.canaryFailures);
   };
-  const canary = sum(served);
+  const { canary } = result;
   result.failsEverySession = canary.failures >= FAILURE_TEST.minCanaryFailures && canary.failures >= broken * canary.sessions;
   for (const stratum of served) {
     const tail = stableTail(stratum);

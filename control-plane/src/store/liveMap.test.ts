@@ -49,16 +49,17 @@ describe('live map', { timeout: 120_000 }, () => {
   const set = (stable: string) => updateRollout(db, environment, () => mapWith(stable), { actor: 'test', action: 'stable', remote: REMOTE });
   const watch = async (options: { pollMs?: number } = {}) => {
     const lines: string[] = [];
-    const watcher = await watchMap({ db, config: database.config, environment, log: (line) => lines.push(line), ...options });
+    const changes: number[] = [];
+    const watcher = await watchMap({ db, config: database.config, environment, log: (line) => lines.push(line), onChange: (version) => changes.push(version), ...options });
     watchers.push(watcher);
-    return { watcher, lines };
+    return { watcher, lines, changes };
   };
   const describeState = (watcher: LiveMap) => () => JSON.stringify({ ...watcher.state(), current: watcher.current().version });
 
   it('hears every change within 1 s, through LISTEN/NOTIFY alone', async () => {
     await set('1.0.0');
     // Polling out of the way: only a notification can bring a change in time.
-    const { watcher } = await watch({ pollMs: 60_000 });
+    const { watcher, changes } = await watch({ pollMs: 60_000 });
     assert.equal(watcher.current().version, 1);
     assert.equal(watcher.state().listening, true);
     for (let i = 1; i <= 10; i += 1) {
@@ -66,6 +67,8 @@ describe('live map', { timeout: 120_000 }, () => {
       await within(1_000, () => watcher.current().version === version, describeState(watcher));
       assert.deepEqual(watcher.current().rollout, mapWith(`1.${i}.0`));
     }
+    // Each new version told once (the instance starts its new releases' render processes then); not the first read.
+    assert.deepEqual(changes, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     // A release published is heard too.
     await registerRelease(db, REMOTE, '7.0.0', null);
     await within(1_000, () => watcher.current().releases.get(REMOTE)?.some((release) => release.version === '7.0.0') === true, describeState(watcher));

@@ -44,12 +44,15 @@ export async function watchMap({
   environment,
   pollMs = 2_000,
   log = () => {},
+  onChange = () => {},
 }: {
   db: Queryable;
   config: pg.ClientConfig;
   environment: string;
   pollMs?: number;
   log?: (line: string) => void;
+  /** Called once the instance holds a new version of the map (not for the first read). */
+  onChange?: (version: number) => void;
 }): Promise<LiveMap> {
   let snapshot: Snapshot | null = null;
   let readAt = 0;
@@ -75,10 +78,12 @@ export async function watchMap({
     if (snapshot && map.version < snapshot.version) {
       throw new Error(`the store holds version ${map.version} of the ${environment} map, older than the ${snapshot.version} in memory; keeping ${snapshot.version}`);
     }
+    const before = snapshot?.version;
     snapshot = { version: map.version, rollout: map.rollout, releases, ...('error' in map && map.error ? { error: map.error } : {}) };
     readAt = Date.now();
     if (lastError) log(`the store answers again; ${environment} map version ${map.version}`);
     lastError = null;
+    if (before !== undefined && before !== map.version) onChange(map.version);
   }
 
   function refresh(): Promise<void> {

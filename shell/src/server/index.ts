@@ -74,6 +74,8 @@ export interface PageServer {
   (req: IncomingMessage, res: ServerResponse, facts?: RequestFacts): Promise<void>;
   /** Loads the server builds of the releases in the map now, before the first visitor needs them. */
   warmUp(): Promise<void>;
+  /** The map changed: lets go of the releases that left it and starts the render processes of new ones members get. */
+  followMap(): void;
 }
 
 const BUDGET_MS = 300;
@@ -304,6 +306,13 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
   }
 
   return Object.assign(servePage, {
+    followMap: () => {
+      try {
+        followMap(parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage)), areas);
+      } catch (error) {
+        console.warn(`[netnet] the new map was not followed: ${messageOf(error)}`);
+      }
+    },
     warmUp: async () => {
       if (!areas) return;
       const map = parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));

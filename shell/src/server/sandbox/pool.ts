@@ -40,8 +40,8 @@ export interface RenderPool {
   pageFailed(release: Release, module: string, fault: string | null): void;
   /** Stops the processes of releases not in `releases`. */
   keepOnly(releases: readonly Release[]): void;
-  /** How many processes are up, by release entry. */
-  running(): Record<string, number>;
+  /** How many processes of each release take renders now (for the instance's /metrics). */
+  running(): { remote: RemoteName; version: string; ready: number }[];
   close(): void;
 }
 
@@ -320,7 +320,7 @@ export function createRenderPool({
       }
       for (const key of failedPages.keys()) if (!kept.has(key.slice(0, key.lastIndexOf('#')))) failedPages.delete(key);
     },
-    running: () => Object.fromEntries([...pools].map(([entry, pool]) => [entry, [...pool.workers].filter((worker) => worker.ready).length])),
+    running: () => [...pools.values()].map((pool) => ({ remote: pool.remote, version: pool.release.version, ready: [...pool.workers].filter((worker) => worker.ready).length })),
     close() {
       for (const pool of pools.values()) stop(pool);
       pools.clear();
