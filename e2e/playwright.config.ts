@@ -11,6 +11,12 @@ export default defineConfig({
   workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
+  projects: [
+    { name: 'site', testIgnore: /hostile-releases\.spec\.ts$/ },
+    // The hostile releases' suite checks the store is as it was while each build ran: run after
+    // the rest, so no other spec's releases, tokens or maps change it meanwhile.
+    { name: 'alone', testMatch: /hostile-releases\.spec\.ts$/, dependencies: ['site'] },
+  ],
   use: {
     baseURL: siteUrl,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath, args: chromium.args },

@@ -88,9 +88,12 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const qaLinks = {
     matches: (req) => (req.method === 'GET' || req.method === 'HEAD') && new URL(req.url ?? '/', 'http://netnet.invalid').searchParams.has('qa-token'),
     async handle(req, res) {
-      const moved = qaTokenRedirect(req.url ?? '/', { secure: viaHttps(req, trusted), isDevPin: isDevPinParam });
+      const { setCookie, refused } = devPins(req);
+      // A refused pin stays in the address, so the page can say why (its boot takes it out of the
+      // address bar); a pin taken goes into its cookie.
+      const wasRefused = (key, value) => refused.some((pin) => key === `remote.${pin.remote}` && pin.value === value);
+      const moved = qaTokenRedirect(req.url ?? '/', { secure: viaHttps(req, trusted), isDevPin: (key, value) => isDevPinParam(key, value) && !wasRefused(key, value) });
       if (!moved) return void res.writeHead(400).end();
-      const { setCookie } = devPins(req);
       res.writeHead(303, { Location: moved.location, 'Set-Cookie': [...moved.cookies, ...(setCookie ? [setCookie] : [])], 'Cache-Control': 'no-store' });
       res.end();
     },

@@ -87,8 +87,10 @@ async function visit(browser: Browser, baseURL: string): Promise<Visit> {
     page.on('pageerror', (error) => errors.push(error.message));
     const sent = page.waitForRequest((request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/health/reports', { timeout: 30_000 });
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Get Started' }).first()).toBeEnabled();
+    // Four visitors at once beside another worker's browser on two cores: a page that works may
+    // take a while to be taken over (what it costs is the benchmarks' to say, not this spec's).
+    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Get Started' }).first()).toBeEnabled({ timeout: 30_000 });
     await expect(page.getByText('This part of Netnet is unavailable right now')).toHaveCount(0);
     const beacon = await sent;
     const sentAt = Date.now();

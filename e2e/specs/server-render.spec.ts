@@ -364,7 +364,7 @@ withShell.describe('server fallbacks', () => {
       expect(response.status()).toBe(200);
       html = await response.text();
     });
-    expect(reports.join('\n')).toContain(`${REMOTE} ${CANARY} (canary) failed to render / on the server: ${THROWN}`);
+    expect(reports.join('\n')).toContain(`${REMOTE} ${CANARY} (canary) failed to render / on the server: ${JSON.stringify(THROWN)}`);
     // The canary's own fault: the page says so, and the server that saw it counts it against the canary.
     expect(renderedWith(html)).toMatchObject({ version: STABLE, channel: 'stable', fellBackFrom: { version: CANARY, channel: 'canary', reason: `on the server: ${THROWN}`, counted: true } });
     await expect.poll(fellBack).toBe(before + 1);

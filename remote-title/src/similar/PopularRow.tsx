@@ -31,7 +31,7 @@ function Posters({ titles, type }: { titles: TitleSummary[]; type: MediaType }) 
   const { tabIndexOf, handlers } = useRovingRow(titles.length);
   return (
     // Arrow keys pressed on a poster link bubble here; the list keeps its own semantics.
-    <div role="presentation" {...handlers}>
+    <div role="presentation" className={styles.rowFrame} {...handlers}>
       <ul className={styles.row}>
         {titles.map((title, index) => (
           <li key={title.id}>

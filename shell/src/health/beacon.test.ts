@@ -1,5 +1,5 @@
 import limits from '@netnet/shared/report-limits.json';
-import { bodiesFor, canSend, MAX_BODY_BYTES, sendReports } from './beacon';
+import { bodiesFor, canSend, MAX_BODY_BYTES, requestTicket, sendReports } from './beacon';
 import type { HealthReport } from './reports';
 
 const report = (index: number): HealthReport => ({ remote: 'remote-browse', release: `1.0.${index}`, channel: 'stable', outcome: 'loaded' });
@@ -118,4 +118,33 @@ it('knows when a browser can send nothing', () => {
   delete (globalThis as any).fetch;
   stubBeacon(true);
   expect(canSend()).toBe(true);
+});
+
+describe('the page’s ticket', () => {
+  const answer = (status: number, body: unknown = {}, headers: Record<string, string> = {}) => () =>
+    Promise.resolve({ status, headers: new Headers(headers), json: () => Promise.resolve(body) });
+
+  it('asks again when the server is busy or not ready, after the wait it names, then takes the ticket', async () => {
+    const answers = [answer(429, {}, { 'Retry-After': '1' }), answer(503, {}, { 'Retry-After': '5' }), answer(200, { ticket: 't.1' })];
+    const fetch = stubFetch(() => answers.shift()!());
+    const waits: number[] = [];
+    await expect(requestTicket({ wait: async (ms) => void waits.push(ms) })).resolves.toBe('t.1');
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(waits).toEqual([1_000, 5_000]);
+  });
+
+  it('gives up after three tries, waits at most 10 s, and never asks again after a refusal', async () => {
+    const busy = stubFetch(answer(429, {}, { 'Retry-After': '3600' }));
+    const waits: number[] = [];
+    await expect(requestTicket({ wait: async (ms) => void waits.push(ms) })).resolves.toBeUndefined();
+    expect(busy).toHaveBeenCalledTimes(3);
+    expect(waits).toEqual([10_000, 10_000]);
+
+    const refused = stubFetch(answer(403));
+    await expect(requestTicket({ wait: async () => {} })).resolves.toBeUndefined();
+    expect(refused).toHaveBeenCalledTimes(1);
+    const unsaid = stubFetch(answer(429));
+    await expect(requestTicket({ wait: async () => {} })).resolves.toBeUndefined();
+    expect(unsaid).toHaveBeenCalledTimes(1);
+  });
 });

@@ -20,6 +20,10 @@ const beaconOf = (): ((url: string, body: string) => boolean) | null =>
   typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' ? navigator.sendBeacon.bind(navigator) : null;
 const fetchOf = (): typeof fetch | null => (typeof fetch === 'function' ? fetch : null);
 
+/** Tries for a page's ticket, and the longest wait between two: a session is worth a few seconds of waiting, not a loop. */
+const TICKET_TRIES = 3;
+const MAX_TICKET_WAIT_S = 10;
+
 /** Whether this browser can send reports at all. */
 export const canSend = (): boolean => beaconOf() !== null || fetchOf() !== null;
 
@@ -76,15 +80,24 @@ export function sendReports(reports: readonly HealthReport[], ticket?: string): 
  * the server hands none out with the HTML or the map, so a report costs a page that ran. undefined
  * when the server gives none (or cannot be asked): then nothing is sent.
  */
-export async function requestTicket(): Promise<string | undefined> {
+export async function requestTicket({ tries = TICKET_TRIES, wait = (ms: number) => new Promise<void>((done) => setTimeout(done, ms)) } = {}): Promise<string | undefined> {
   const request = fetchOf();
   if (!request) return undefined;
-  try {
-    const response = await request(TICKET_PATH, { method: 'POST', credentials: 'same-origin', cache: 'no-store' });
-    if (response.status !== 200) return undefined;
-    const { ticket } = (await response.json()) as { ticket?: unknown };
-    return typeof ticket === 'string' && ticket.length <= limits.maxTicketLength ? ticket : undefined;
-  } catch {
-    return undefined;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const response = await request(TICKET_PATH, { method: 'POST', credentials: 'same-origin', cache: 'no-store' });
+      if (response.status === 200) {
+        const { ticket } = (await response.json()) as { ticket?: unknown };
+        return typeof ticket === 'string' && ticket.length <= limits.maxTicketLength ? ticket : undefined;
+      }
+      // Busy (429: many pages from this address at once) or not ready (503: the map is not
+      // known yet) is asked again when the server says, within reason; anything else is final.
+      const said = response.headers.get('Retry-After');
+      const retryAfter = said === null ? NaN : Number(said);
+      if ((response.status !== 429 && response.status !== 503) || attempt >= tries || !(retryAfter >= 0)) return undefined;
+      await wait(Math.min(retryAfter, MAX_TICKET_WAIT_S) * 1000);
+    } catch {
+      return undefined;
+    }
   }
 }
