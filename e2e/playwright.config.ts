@@ -19,6 +19,9 @@ export default defineConfig({
   ],
   use: {
     baseURL: siteUrl,
+    // A member who prefers reduced motion: trailers wait for Play, so the pages of specs about
+    // other things do not decode video on two cores. The specs about trailers ask for no preference.
+    reducedMotion: 'reduce',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath, args: chromium.args },
     trace: 'retain-on-failure',
   },

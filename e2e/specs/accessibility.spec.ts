@@ -76,3 +76,16 @@ for (const { name, viewport } of sizes) {
     });
   });
 }
+
+// The suite's members prefer reduced motion (playwright.config.ts): no trailer moves until asked.
+memberTest('a member who prefers reduced motion: trailers wait for Play, then play', async ({ page }) => {
+  for (const [path, name] of [['/browse', 'Trailer'], ['/title/604', /trailer$/]] as const) {
+    await page.goto(path);
+    const trailer = page.getByRole('region', { name });
+    await expect(trailer.getByRole('button', { name: 'Play trailer' })).toBeVisible();
+    expect(await trailer.locator('video').evaluate((video: HTMLVideoElement) => video.paused && video.currentTime === 0), `${path}: still`).toBe(true);
+    await trailer.getByRole('button', { name: 'Play trailer' }).click();
+    await expect(trailer.getByRole('button', { name: 'Pause trailer' })).toBeVisible();
+    await expect.poll(() => trailer.locator('video').evaluate((video: HTMLVideoElement) => video.currentTime), { message: `${path}: playing` }).toBeGreaterThan(0);
+  }
+});

@@ -3,6 +3,10 @@ import { catalogueApi, exactly, originOf } from '../support/site';
 import { signInAsNewMember } from '../support/members';
 import { catalogueJson } from '../support/catalogue';
 
+// Its trailers play on their own, as for most members: the suite's default is a member who prefers
+// reduced motion (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // The browse area as a member sees it: /browse, /movies, /series, /my-list, /coming-soon, /downloads.
 
 interface Summary {

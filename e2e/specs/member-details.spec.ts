@@ -4,6 +4,10 @@ import { test as memberTest } from '../support/memberSession';
 import { whenAppRuns } from '../support/navigate';
 import { catalogueJson } from '../support/catalogue';
 
+// Its trailers play on their own, as for most members: the suite's default is a member who prefers
+// reduced motion (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // Smaller things a member notices first: the home trailer's control right after sign-up, the
 // home billboard, Back on a page opened directly, search links and text, a missing title.
 

@@ -18,6 +18,10 @@ import {
   textFilesIn,
 } from '../support/builtFiles';
 
+// Its trailers play on their own, as for most members: the suite's default is a member who prefers
+// reduced motion (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // Netnet lets nothing in: strict headers and a CSP that names only the origins in use (and still
 // lets every area, the YouTube player and the share popups work), no inline script, no secret in
 // any served file, hostile catalogue text shown as text, and no members-only code sent to a

@@ -6,6 +6,10 @@ import { readRecords, type StoreName } from '../support/netnetStore';
 import { catalogueApi, exactly } from '../support/site';
 import { navigateInApp } from '../support/navigate';
 
+// Its trailers play on their own, as for most members: the suite's default is a member who prefers
+// reduced motion (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // The title area (remote-title): /title/:id and /tv/:id against the embedded catalogue. A test that
 // shapes the catalogue's answers in the browser opens its page inside the app: a page the server
 // rendered comes with the server's answers (docs/architecture.md#server-rendering).

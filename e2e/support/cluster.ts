@@ -191,8 +191,14 @@ export async function servedNow(): Promise<{ map: unknown; served: RemoteMap }> 
   return { map: await readMap(clusterEnvironment), served: first! };
 }
 
-/** Puts the map back as servedNow() found it, and waits until every instance serves what it served then. */
+/** What members get of a served map: each remote's stable and canary (the versions QA may pin change with every release published). */
+const membersGet = (served: RemoteMap) =>
+  Object.fromEntries(Object.entries(served.remotes).map(([remote, rollout]) => [remote, rollout && { stable: rollout.stable, canary: rollout.canary ?? null }]));
+
+/** Puts the map back as servedNow() found it, and waits until every instance serves members what it served them then. */
 export async function putBack({ map, served }: { map: unknown; served: RemoteMap }): Promise<void> {
   await restoreMap(clusterEnvironment, map);
-  await expect.poll(() => Promise.all(instanceOrigins().map(remotesJsonOf)), { timeout: 5_000 }).toEqual(instanceOrigins().map(() => served));
+  await expect
+    .poll(async () => (await Promise.all(instanceOrigins().map(remotesJsonOf))).map(membersGet), { timeout: 5_000 })
+    .toEqual(instanceOrigins().map(() => membersGet(served)));
 }

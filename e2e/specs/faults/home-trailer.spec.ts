@@ -2,6 +2,10 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../../support/memberSession';
 import { installTabVisibility, pageSettled, setTabHidden } from '../../support/tabVisibility';
 
+// Its trailers play on their own, as for most members: the suite's default is a member who prefers
+// reduced motion (playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // The home trailer on a slow network while the member switches tabs: no error, never stuck —
 // it plays once it can, pauses while hidden, resumes when back, and the member's own Pause wins.
 

@@ -30,6 +30,24 @@ describe('HomeTrailer', () => {
     expect(v).toHaveAttribute('poster', expect.stringContaining('test-file-stub'));
   });
 
+  it('waits for Play when the member prefers reduced motion', async () => {
+    fakeMediaPlayback();
+    const matchMedia = jest.fn((query: string) => ({ matches: query === '(prefers-reduced-motion: reduce)' }));
+    Object.defineProperty(window, 'matchMedia', { value: matchMedia, configurable: true, writable: true });
+    try {
+      const user = userEvent.setup();
+      render(<HomeTrailer />);
+      expect(video().autoplay).toBe(false);
+      expect(video().paused).toBe(true);
+      expect(screen.getByRole('button', { name: 'Play trailer' })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Play trailer' }));
+      expect(video().paused).toBe(false);
+      expect(screen.getByRole('button', { name: 'Pause trailer' })).toBeInTheDocument();
+    } finally {
+      delete (window as Partial<Window>).matchMedia;
+    }
+  });
+
   it('leaves the clip out of the server’s page and starts it once the browser has taken the page over', async () => {
     fakeMediaPlayback();
     // The server's markup, parsed as the browser parses a page.

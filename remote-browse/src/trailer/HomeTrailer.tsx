@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Icon, icons } from '@netnet/shared';
+import { Icon, icons, prefersReducedMotion } from '@netnet/shared';
 import { useTakenOver } from '../common/useTakenOver';
 import trailerUrl from '../assets/home-trailer.mp4';
 import posterUrl from '../assets/home-trailer.jpg';
@@ -10,7 +10,7 @@ import styles from './HomeTrailer.module.scss';
 /**
  * The home screen's looping trailer (docs/product.md#home): muted by default with a sound toggle. It also has
  * a pause control, because moving content that plays on its own for more than five seconds must
- * be stoppable (WCAG 2.2.2).
+ * be stoppable (WCAG 2.2.2); for a member who prefers reduced motion it does not start on its own.
  */
 export function HomeTrailer() {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -21,6 +21,8 @@ export function HomeTrailer() {
   const [playing, setPlaying] = useState(false);
   // The clip, the heaviest file of /browse, waits until the page answers: the poster is the first paint.
   const takenOver = useTakenOver();
+  // A member who asked for less motion starts it with Play (taken over, so only ever in the browser).
+  const autoPlay = takenOver && !prefersReducedMotion();
   usePauseWhileHidden(videoRef);
   useEffect(() => {
     const video = videoRef.current;
@@ -55,7 +57,7 @@ export function HomeTrailer() {
         poster={posterUrl}
         playsInline
         muted={muted}
-        autoPlay={takenOver}
+        autoPlay={autoPlay}
         loop
         preload={takenOver ? 'metadata' : 'none'}
         aria-label="Netnet home trailer"

@@ -33,7 +33,7 @@ export function ClipPlayer({ url, muted, playing, restarts, send }: PlayerProps 
       ref={video}
       className={styles.clip}
       src={url}
-      autoPlay
+      autoPlay={playing}
       muted
       loop
       playsInline

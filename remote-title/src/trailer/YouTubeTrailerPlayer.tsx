@@ -31,7 +31,7 @@ export function YouTubeTrailerPlayer({ videoKey, muted, playing, restarts, send 
           width: '100%',
           height: '100%',
           playerVars: {
-            autoplay: 1,
+            autoplay: wanted.current.playing ? 1 : 0,
             mute: 1,
             loop: 1,
             playlist: videoKey,

@@ -29,6 +29,12 @@ describe('the trailer', () => {
     expect(showsPoster(initialTrailer)).toBe(true);
   });
 
+  it('waits for Play when the member prefers reduced motion', () => {
+    const still = run({ type: 'videos', source: clip, still: true });
+    expect(still).toMatchObject({ stage: 'video', playing: false });
+    expect(trailerReducer(still, { type: 'togglePlay' }).playing).toBe(true);
+  });
+
   it('shows the poster until the player has a picture', () => {
     const loaded = run({ type: 'videos', source: clip });
     expect(loaded.stage).toBe('video');

@@ -27,7 +27,8 @@ export interface TrailerState {
 }
 
 export type TrailerEvent =
-  | { type: 'videos'; source: TrailerSource | null }
+  /** `still`: the member prefers reduced motion, so the trailer waits for Play. */
+  | { type: 'videos'; source: TrailerSource | null; still?: boolean }
   | { type: 'videosFailed' }
   | { type: 'ready' }
   | { type: 'failed' }
@@ -50,7 +51,7 @@ export function trailerReducer(state: TrailerState, event: TrailerEvent): Traile
   switch (event.type) {
     case 'videos':
       return event.source
-        ? { ...initialTrailer, stage: 'video', source: event.source, restarts: state.restarts }
+        ? { ...initialTrailer, stage: 'video', source: event.source, restarts: state.restarts, playing: !event.still }
         : { ...state, stage: 'poster', source: null, ready: false };
     case 'videosFailed':
     case 'failed':

@@ -1,5 +1,5 @@
 import { useEffect, useReducer, type Dispatch } from 'react';
-import { catalogue, useCatalogue, type MediaType } from '@netnet/shared';
+import { catalogue, prefersReducedMotion, useCatalogue, type MediaType } from '@netnet/shared';
 import { initialTrailer, pickTrailer, trailerReducer, type TrailerEvent, type TrailerState } from './trailerState';
 
 /** How long a player may take to show a picture before the poster takes over for good. */
@@ -12,7 +12,7 @@ export function useTrailer(type: MediaType, id: number): [TrailerState, Dispatch
 
   const results = videos.status === 'fetched' ? videos.data.results : null;
   useEffect(() => {
-    if (videos.status === 'fetched') send({ type: 'videos', source: pickTrailer(results) });
+    if (videos.status === 'fetched') send({ type: 'videos', source: pickTrailer(results), still: prefersReducedMotion() });
     else if (videos.status === 'error') send({ type: 'videosFailed' });
   }, [videos.status, results]);
 
