@@ -6,7 +6,8 @@ import { siteUrl } from './support/site';
 
 export default defineConfig({
   testDir: './specs',
-  timeout: 45_000,
+  // Long specs walk many pages; on two busy cores that takes twice what it does on a quiet machine.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   workers: 2,
   forbidOnly: !!process.env.CI,

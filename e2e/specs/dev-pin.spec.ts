@@ -121,8 +121,6 @@ const policyOf = async (response: Response) => (await response.allHeaders())['co
 const banner = (page: Page) => page.getByRole('status').filter({ hasText: /dev server/i });
 
 test('a QA token pins remote-title to a loopback dev server in this browser only: the area, the banner, the policy, the server render', async ({ browser, baseURL }) => {
-  // Eight page loads, one from a development build, while other specs build releases beside it.
-  test.setTimeout(90_000);
   const context = await browser.newContext({ baseURL });
   const { page, requests, violations, errors } = await memberBrowser(context);
 

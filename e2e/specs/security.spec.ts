@@ -135,7 +135,6 @@ test.describe('under the CSP', () => {
     test('browsing every area reports no CSP violation, and the policy really blocks inline script and eval', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
       // The landing page, then signing in through the form: Firebase works under the CSP too.
       await page.goto('/');
       await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();

@@ -174,7 +174,6 @@ test.describe('visitors', () => {
 
 test.describe('a signed-in member', () => {
   test('every page is taken over without a mismatch, a console error or a CSP violation, My list filled in', async ({ page, context }) => {
-    test.setTimeout(60_000);
     const problems = await watchTakeOver(context, page);
     // A saved title: My list and the title's My list button fill in after the page is taken over.
     await page.goto('/title/604');

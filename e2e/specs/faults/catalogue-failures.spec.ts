@@ -81,7 +81,6 @@ test('500: a visitor’s landing page keeps its form and shows the hero’s plac
 });
 
 test('timeout: no screen loads for ever — rows, search and a title page give up after 10 s', async ({ page, context }) => {
-  test.setTimeout(45_000);
   const catalogue = await breakCatalogue(context, 'timeout');
   const search = await context.newPage();
   const title = await context.newPage();

@@ -88,7 +88,6 @@ for (const remote of remotes) {
 // every remote, so one remote proves it; the others hang on their entry above.
 test('remote-title manifest hangs: the area gives up within the bounded wait, then Retry recovers', async ({ page }) => {
   // The shell waits 8 s for a manifest and retries once: about 17 s before the fallback.
-  test.setTimeout(60_000);
   const fault = await breakRemote(page, 'remote-title', 'manifest hangs');
   await openArea(page, 'remote-title');
   const started = Date.now();
