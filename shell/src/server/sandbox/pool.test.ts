@@ -3,10 +3,10 @@
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Release } from '../../federation/remoteMap';
-import { AreaRenderError, createRenderPool, type RenderPool } from './pool';
+import { AreaRenderError, createRenderPool, LOWEST_PRIORITY, type RenderPool } from './pool';
 
 // The pool with real child processes that speak the render protocol: each stands in for a release
 // whose "code" (the pool's fetchCode answer) says how it behaves. What the pool must do with a
@@ -22,6 +22,10 @@ process.on('message', (message) => {
     process.send({ type: 'ready' });
   } else if (message.type === 'render') {
     if (behaviour === 'loops') for (;;);
+    if (behaviour === 'slow-once' && !globalThis.slowed) {
+      globalThis.slowed = true;
+      for (const until = Date.now() + 500; Date.now() < until; );
+    }
     if (behaviour === 'exits') process.exit(3);
     if (behaviour === 'garbage') {
       for (const junk of ['rendered', 42, [], { type: 'rendered', id: message.id, html: { toString: 1 }, catalogue: [], errors: 'x' }, { type: 'rendered', id: message.id, html: '<p>', catalogue: {}, errors: null }]) process.send(junk);
@@ -106,12 +110,24 @@ describe('the render pool', () => {
     const late = pool.render('remote-title', release('2.0.0'), request);
     await expect(late).rejects.toThrow(/its render did not answer within 300 ms/);
     await expect(faultOf(late)).resolves.toBeNull();
+    // Looping meanwhile, it gets only what CPU the other processes leave.
+    expect(getPriority(spawned.at(-1)!)).toBe(LOWEST_PRIORITY);
     // Stuck: the process is killed from outside the looping process at budget + 600 ms.
     await waitFor(() => lines.some((line) => /remote-title 2\.0\.0: its render process did not answer a render within 700 ms and was stopped \(1 in a row; new render processes in 300 ms\)/.test(line)));
     // While it waits to restart, renders fail at once; one failure is not yet the release's fault.
     await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toBeNull();
     // After the back-off a fresh process is started and loaded.
     await waitFor(() => readyOf(pool, '2.0.0') === 1);
+  });
+
+  it('gives a process that answered late its usual priority back once it answers', async () => {
+    const { pool } = poolOf({ '2.1.0': 'slow-once' });
+    await pool.warm('remote-title', release('2.1.0'));
+    const pid = spawned.at(-1)!;
+    await expect(pool.render('remote-title', release('2.1.0'), request)).rejects.toThrow(/did not answer within 300 ms/);
+    expect(getPriority(pid)).toBe(LOWEST_PRIORITY);
+    await waitFor(() => getPriority(pid) === 0);
+    await expect(pool.render('remote-title', release('2.1.0'), request)).resolves.toMatchObject({ html: `<p>/title/604 by ${pid}</p>` });
   });
 
   it('doubles the wait with each failure in a row, up to its longest', async () => {
@@ -149,8 +165,9 @@ describe('the render pool', () => {
   it('takes nothing a process sends outside the protocol’s shape: the render falls back at its deadline, the server unharmed', async () => {
     const { pool } = poolOf({ '7.0.0': 'garbage' });
     await pool.warm('remote-title', release('7.0.0'));
-    await expect(faultOf(pool.render('remote-title', release('7.0.0'), request))).resolves.toBeNull();
-    await expect(pool.render('remote-title', release('7.0.0'), request)).rejects.toThrow(/did not answer within 300 ms/);
+    const render = pool.render('remote-title', release('7.0.0'), request);
+    await expect(render).rejects.toThrow(/did not answer within 300 ms/);
+    await expect(faultOf(render)).resolves.toBeNull();
   });
 
   it('stops the processes of a release that left the map', async () => {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
 import { pageList } from '@netnet/shared';
 import type { Release } from '../../federation/remoteMap';
@@ -90,6 +90,8 @@ export const STUCK_AFTER_MS = 5_000;
  * import is stopped at the end of it. Renders fall back meanwhile, so waiting costs no member.
  */
 export const LOAD_TIMEOUT_MS = 30_000;
+/** The niceness of a process whose render went late (the lowest there is). */
+export const LOWEST_PRIORITY = 19;
 /** A page of a release that threw is not asked again for this long. */
 export const PAGE_RETRY_AFTER_MS = 30_000;
 /** Lines a release's processes may log per minute; past it they are counted, not written. */
@@ -98,6 +100,8 @@ const LOG_LINES_PER_MINUTE = 30;
 interface Worker {
   child: ChildProcess;
   ready: boolean;
+  /** Running at the lowest CPU priority since a render of its went late. */
+  lowered: boolean;
   inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timers: NodeJS.Timeout[] }>;
   /** Kills the process; its renders in flight fail with `fault`. */
   stop(fault: string): void;
@@ -210,7 +214,7 @@ export function createRenderPool({
       failed(pool, `its render process could not start (${error instanceof Error ? error.message : error})`);
       return;
     }
-    const worker: Worker = { child, ready: false, inFlight: new Map(), stop: (fault) => end(fault) };
+    const worker: Worker = { child, ready: false, lowered: false, inFlight: new Map(), stop: (fault) => end(fault) };
     pool.workers.add(worker);
     child.stdout?.on('data', (chunk: Buffer) => output(pool, chunk));
     child.stderr?.on('data', (chunk: Buffer) => output(pool, chunk));
@@ -249,6 +253,7 @@ export function createRenderPool({
         render.timers.forEach(clearTimeout);
         // A process that renders is a healthy one: the release's next failure starts the waits over.
         pool.failures = 0;
+        if (worker.lowered && worker.inFlight.size === 0) prioritize(worker, 'usual');
         if (message.type === 'rendered') {
           render.resolve({ html: message.html, catalogue: message.catalogue, errors: message.errors, cutShort: message.cutShort });
         } else {
@@ -269,6 +274,22 @@ export function createRenderPool({
         end(`its server build could not be had: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
+  }
+
+  /**
+   * A process whose render went late runs at the lowest CPU priority until it answers, so a
+   * release spinning in a loop slows the other areas' renders little in the seconds before it is
+   * taken for stuck. Raising it back needs the right to (root, as the sandbox runs); without it
+   * the process stays low, which costs only that release.
+   */
+  function prioritize(worker: Worker, to: 'lowest' | 'usual'): void {
+    if (worker.child.pid === undefined || worker.lowered === (to === 'lowest')) return;
+    try {
+      setPriority(worker.child.pid, to === 'lowest' ? LOWEST_PRIORITY : 0);
+      worker.lowered = to === 'lowest';
+    } catch {
+      // Gone meanwhile, or not ours to raise.
+    }
   }
 
   /** The ready process with the fewest renders in flight. */
@@ -299,7 +320,11 @@ export function createRenderPool({
       const stuckMs = request.budgetMs + stuckAfterMs;
       return new Promise<RenderResult>((resolve, reject) => {
         // Late is not yet the release's fault (a busy machine is slow for everyone); stuck is.
-        const late = setTimeout(() => reject(new AreaRenderError(`${label(pool)}: its render did not answer within ${deadlineMs} ms.`, null)), deadlineMs);
+        const late = setTimeout(() => {
+          reject(new AreaRenderError(`${label(pool)}: its render did not answer within ${deadlineMs} ms.`, null));
+          // Late is most likely busy in a loop: until it answers, it gets what CPU the others leave.
+          prioritize(worker, 'lowest');
+        }, deadlineMs);
         const stuck = setTimeout(() => worker.stop(`its render process did not answer a render within ${stuckMs} ms and was stopped`), stuckMs);
         worker.inFlight.set(id, { resolve, reject, timers: [late, stuck] });
         const message: RenderMessage = { type: 'render', id, ...request };
