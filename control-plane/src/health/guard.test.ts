@@ -238,6 +238,17 @@ describe('decide', () => {
       assert.match(uneven.reason, /^failure rate: canary 1\.4\.0 failed 8 of 8 sessions /);
     });
 
+    it('rolls back a canary failing every session even where its stable served no one yet, and only such a canary', () => {
+      const networks = ['net-1', 'net-2', 'net-3'];
+      const rollout = rolloutWith({ version: '1.4.0', percent: 1 });
+      const broken = decideOne(byNetwork({ minutes: 2, canary: 5, canaryFailures: 5, canaryNetworks: networks, stable: 0 }), rollout, { now: T0 + 2 * MINUTE_MS });
+      assert.equal(broken.action, 'rollback');
+      assert.match(broken.reason, /^failure rate: canary 1\.4\.0 failed 10 of 10 sessions \(100\.00%\): nearly every one, while stable 1\.3\.0 served too few sessions over the last 60 min to compare with; failures from 3 networks$/);
+      // A quarter of its sessions failing tells nothing without a stable to compare with.
+      const unclear = decideOne(byNetwork({ minutes: 4, canary: 8, canaryFailures: 2, canaryNetworks: networks, stable: 0 }), rollout, { now: T0 + 4 * MINUTE_MS });
+      assert.equal(unclear.action, 'wait');
+    });
+
     it('reads a stable failing from one network as one failure a minute: it neither shields the canary nor passes for an incident', () => {
       const rollout = rolloutWith({ version: '1.4.0', percent: 10 });
       const options = { canary: 10, canaryFailures: 2, canaryNetworks: ['net-1', 'net-2', 'net-3', 'net-4'], stableFailures: 30 };

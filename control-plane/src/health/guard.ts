@@ -179,6 +179,12 @@ function referenceReason(decision: Assessment) {
   // after the heaviest network's excess (the failure test's).
   const { canary: c } = test;
   const skipped = test.skipped ? `; ${test.skipped} min left out as a possible incident` : '';
+  if (test.stableUnknown) {
+    return (
+      `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}): nearly every one, ` +
+      `while stable ${stable} served too few sessions over the last ${windowMinutes} min to compare with; ${networksPart(decision.evidence)}`
+    );
+  }
   return (
     `failure rate: canary ${canary.version} failed ${c.failures} of ${c.sessions} sessions (${percentOf(c.failures, c.sessions)}) ` +
     `against stable ${stable}'s ${(100 * test.rate).toFixed(2)}% over the last ${windowMinutes} min; ` +

@@ -108,6 +108,11 @@ export interface ReferenceResult {
   failsEverySession: boolean;
   /** The canary's counts over the strata it was given (the reason quotes them). */
   canary: SessionCounts;
+  /**
+   * The stable served too few sessions in the window for a rate to compare with (a stable just
+   * set, no members' browsers yet): only a canary failing nearly every session is judged then.
+   */
+  stableUnknown: boolean;
 }
 
 export interface LcpResult {
@@ -226,8 +231,15 @@ export function referenceTest(strata: Stratum[], stable: SessionCounts, options:
   const rate = (stable.failures + 1) / (stable.sessions + 2);
   const h1 = ratio * rate;
   const served = strata.filter((stratum) => stratum.canarySessions > 0);
-  const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false, canary: sum(served) };
-  if (h1 >= 1) return result;
+  const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false, canary: sum(served), stableUnknown: false };
+  if (h1 >= 1) {
+    // No usual rate to be k× worse than. A release failing nearly every session (enough of them)
+    // is broken whatever its stable does: no stable that served members fails like that.
+    result.stableUnknown = true;
+    result.failsEverySession = result.canary.failures >= FAILURE_TEST.minCanaryFailures && result.canary.failures >= broken * result.canary.sessions;
+    if (result.failsEverySession) result.verdict = 'worse';
+    return result;
+  }
   const isCurrent = (stratum: Stratum) => current !== undefined && stratum.minute === current;
   const stableTail = (stratum: Stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
   // The canary's usual rate: its whole minutes in which the stable did not fail far beyond its own.
