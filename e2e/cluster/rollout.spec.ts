@@ -17,6 +17,7 @@ import {
 import { clusterEnvironment } from '../support/clusterEnvironment';
 import { auditSince, mapVersion, readMap } from '../support/controlPlane';
 import { siteUrl } from '../support/site';
+import { forwardFromNetwork } from '../support/networks';
 
 // Staged rollouts on the cluster (docs/deploy.md): the release owner's commands and the guard act
 // on the store every instance shares, and every instance — whichever one nginx sends a member
@@ -72,9 +73,9 @@ interface Visit {
   fellBackFrom?: { version: string; channel: string };
 }
 
-/** One new visitor on `/` through nginx: the page works, and its browser sends its reports. */
-async function visit(browser: Browser): Promise<Visit> {
-  const context = await browser.newContext({ baseURL: siteUrl });
+/** One new visitor on `/` through nginx (from `origin`): the page works, and its browser sends its reports. */
+async function visit(browser: Browser, origin: string): Promise<Visit> {
+  const context = await browser.newContext({ baseURL: origin });
   try {
     const page = await context.newPage();
     const errors: string[] = [];
@@ -113,12 +114,18 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     const since = await mapVersion(clusterEnvironment);
     await npmRun('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
 
-    // Visitors, 4 at a time, until the canary is gone (no command is given) or far more met it than the guard needs.
+    // Visitors, 4 at a time from three client networks (the guard rolls back only on failures from
+    // several), until the canary is gone (no command is given) or far more met it than the guard needs.
     const visits: Visit[] = [];
     const canaryNow = async () => (await readMap<{ remotes: Record<string, { canary?: { version: string } }> }>(clusterEnvironment))!.remotes[REMOTE]!.canary?.version;
-    while ((await canaryNow()) === BROKEN) {
-      visits.push(...(await Promise.all(Array.from({ length: 4 }, () => visit(browser)))));
-      expect(visits.length, 'visitors before the guard acted').toBeLessThan(120);
+    const networks = await Promise.all([31, 32, 33].map((network) => forwardFromNetwork(Number(new URL(siteUrl).port), network)));
+    try {
+      while ((await canaryNow()) === BROKEN) {
+        visits.push(...(await Promise.all(networks.concat(networks[0]!).map((network) => visit(browser, network.url)))));
+        expect(visits.length, 'visitors before the guard acted').toBeLessThan(120);
+      }
+    } finally {
+      await Promise.all(networks.map((network) => network.close()));
     }
     const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
     // A canary that fails every session is judged after 8 failures (docs/release-health.md).
@@ -145,7 +152,7 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     // Every instance serves the stable alone now, and a new visitor gets it.
     for (const origin of instanceOrigins()) expect((await remotesJsonOf(origin)).remotes[REMOTE]).toMatchObject({ stable: { version: STABLE } });
     for (const origin of instanceOrigins()) expect((await remotesJsonOf(origin)).remotes[REMOTE]!.canary).toBeUndefined();
-    const after = await visit(browser);
+    const after = await visit(browser, siteUrl);
     expect(after).toMatchObject({ version: STABLE, channel: 'stable' });
     expect(after.fellBackFrom).toBeUndefined();
   } finally {
