@@ -247,6 +247,13 @@ describe('decide', () => {
       // A quarter of its sessions failing tells nothing without a stable to compare with.
       const unclear = decideOne(byNetwork({ minutes: 4, canary: 8, canaryFailures: 2, canaryNetworks: networks, stable: 0 }), rollout, { now: T0 + 4 * MINUTE_MS });
       assert.equal(unclear.action, 'wait');
+      // A stable failing as often over many sessions is an outage, not the canary's doing.
+      const outage = decideOne(
+        byNetwork({ minutes: 2, canary: 5, canaryFailures: 5, canaryNetworks: networks, stable: 30, stableFailures: 30, stableNetworks: Array.from({ length: 30 }, (_, i) => `s-${i}`) }),
+        rollout,
+        { now: T0 + 2 * MINUTE_MS },
+      );
+      assert.equal(outage.action, 'wait', outage.reason);
     });
 
     it('reads a stable failing from one network as one failure a minute: it neither shields the canary nor passes for an incident', () => {

@@ -109,8 +109,9 @@ export interface ReferenceResult {
   /** The canary's counts over the strata it was given (the reason quotes them). */
   canary: SessionCounts;
   /**
-   * The stable served too few sessions in the window for a rate to compare with (a stable just
-   * set, no members' browsers yet): only a canary failing nearly every session is judged then.
+   * The stable served too few sessions in the window (fewer than `priorSessions`) for a rate to
+   * compare with (a stable just set, no members' browsers yet): only a canary failing nearly every
+   * session is judged then.
    */
   stableUnknown: boolean;
 }
@@ -233,11 +234,12 @@ export function referenceTest(strata: Stratum[], stable: SessionCounts, options:
   const served = strata.filter((stratum) => stratum.canarySessions > 0);
   const result: ReferenceResult = { verdict: 'undecided', llr: 0, upper, alpha, ratio, rate, skipped: 0, failsEverySession: false, canary: sum(served), stableUnknown: false };
   if (h1 >= 1) {
-    // No usual rate to be k× worse than. A release failing nearly every session (enough of them)
-    // is broken whatever its stable does: no stable that served members fails like that.
-    result.stableUnknown = true;
+    // No usual rate to be k× worse than. Where that is for want of stable sessions (a stable just
+    // set), a release failing nearly every session (enough of them) is broken whatever its stable
+    // does. A stable failing often over many sessions is an outage: nobody is blamed for it.
+    result.stableUnknown = stable.sessions < priorSessions;
     result.failsEverySession = result.canary.failures >= FAILURE_TEST.minCanaryFailures && result.canary.failures >= broken * result.canary.sessions;
-    if (result.failsEverySession) result.verdict = 'worse';
+    if (result.stableUnknown && result.failsEverySession) result.verdict = 'worse';
     return result;
   }
   const isCurrent = (stratum: Stratum) => current !== undefined && stratum.minute === current;
