@@ -27,7 +27,8 @@ const run = Date.now().toString(36);
 
 const canaryEverywhere = async () => (await Promise.all(instanceOrigins().map(remotesJsonOf))).map((map) => map.remotes['remote-title']?.canary?.version ?? null);
 
-test('hostile remote-title releases reach nothing past their own area through the cluster', async () => {
+// Not proving anything now, as e2e/specs/hostile-releases.spec.ts says: the builds' hostile code is never met.
+test.fixme('hostile remote-title releases reach nothing past their own area through the cluster', async () => {
   test.setTimeout(900_000);
   await allReady();
   const before = await servedNow();
