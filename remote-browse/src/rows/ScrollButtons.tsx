@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { Icon } from '@netnet/shared';
+import { Icon, prefersReducedMotion } from '@netnet/shared';
 import styles from './Row.module.scss';
 
 const PREVIOUS = 'M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z';
@@ -43,7 +43,7 @@ export function ScrollButtons({ list, label }: { list: RefObject<HTMLUListElemen
   const scroll = (direction: 1 | -1) => {
     const element = list.current;
     if (!element) return;
-    const smooth = !window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    const smooth = !prefersReducedMotion();
     element.scrollBy({ left: direction * element.clientWidth * 0.85, behavior: smooth ? 'smooth' : 'auto' });
   };
 

@@ -4,6 +4,7 @@ import {
   type MediaType,
   Notice,
   PLAY_ON_ARRIVAL,
+  prefersReducedMotion,
   type TitleDetails,
   titleName,
   useSearchParams,
@@ -40,7 +41,7 @@ export function TitleView({ type, details }: TitleViewProps) {
   const genres = (details.genres ?? []).map((g) => g.name).filter(Boolean);
 
   const play = () => {
-    const smooth = !window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    const smooth = !prefersReducedMotion();
     trailerArea.current?.scrollIntoView?.({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
     if (trailer.stage === 'poster') showNotice(noTrailer(name));
     else send({ type: 'restart' });

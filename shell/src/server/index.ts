@@ -305,17 +305,20 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
     return signed === undefined ? {} : { ticket: signed };
   }
 
+  /** The map as a request without cookies gets it: the releases members get, no pins. */
+  const membersMap = () => parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));
+
   return Object.assign(servePage, {
     followMap: () => {
       try {
-        followMap(parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage)), areas);
+        followMap(membersMap(), areas);
       } catch (error) {
         console.warn(`[netnet] the new map was not followed: ${messageOf(error)}`);
       }
     },
     warmUp: async () => {
       if (!areas) return;
-      const map = parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));
+      const map = membersMap();
       // The releases members get now, so the first renders after a start are not left to the browser.
       const members = Object.entries(map.remotes).flatMap(([remote, rollout]) =>
         rollout && !rollout.dev ? [rollout.stable, ...(rollout.canary ? [rollout.canary] : [])].map((release) => areas.warm(remote as RemoteName, release)) : [],
