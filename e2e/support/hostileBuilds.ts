@@ -17,6 +17,8 @@ export interface HostileBuild {
   onRender?: string;
   /** Code run once when the build is loaded, before anything else of it. */
   atImport?: string;
+  /** Its render never returns (it ends or stalls its process), so its report may never leave: it is seen by its area falling back. */
+  stopsItsProcess?: boolean;
 }
 
 const root = join(__dirname, '..', '..');
@@ -55,9 +57,9 @@ export const hostileBuilds = (run: string): HostileBuild[] => [
     name: 'connects to the store over TCP',
     onRender: `[5432, 5433].forEach(function (port) { var c = require('net').connect(port, '127.0.0.1'); c.on('connect', function () { report({ tcp: port + ' CONNECTED' }); c.destroy(); }); c.on('error', function (e) { report({ tcp: port + ' ' + e.code }); }); });`,
   },
-  { name: 'loops forever in render', onRender: `report({ loop: 'started' }); for (;;) {}` },
-  { name: 'allocates without bound', onRender: `report({ allocate: 'started' }); var kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length));` },
-  { name: 'calls process.exit', onRender: `report({ exit: 'now' }); process.exit(7);` },
+  { name: 'loops forever in render', onRender: `report({ loop: 'started' }); for (;;) {}`, stopsItsProcess: true },
+  { name: 'allocates without bound', onRender: `report({ allocate: 'started' }); var kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length));`, stopsItsProcess: true },
+  { name: 'calls process.exit', onRender: `report({ exit: 'now' }); process.exit(7);`, stopsItsProcess: true },
   { name: 'rejects a promise nobody awaits', onRender: `report({ rejected: 'once' }); Promise.reject(new Error('nobody awaits this'));` },
   {
     name: 'patches Object.prototype and shared globals',
@@ -79,10 +81,11 @@ export function writeHostileBuild(build: HostileBuild, { version, copy, reportUr
     ? `;(function () {
   ${report}
   var renders = 0;
+  // webpack exports the container's get and init as getters that cannot be reassigned: the
+  // wrapper replaces the exports instead.
   var container = module.exports;
-  var get = container.get;
-  container.get = function (name, scope) {
-    return Promise.resolve(get.call(container, name, scope)).then(function (factory) {
+  module.exports = { init: function (shareScope, initScope, options) { return container.init(shareScope, initScope, options); }, get: function (name, scope) {
+    return Promise.resolve(container.get(name, scope)).then(function (factory) {
       return function () {
         var exported = factory();
         var Page = exported && exported.default;
@@ -95,7 +98,7 @@ export function writeHostileBuild(build: HostileBuild, { version, copy, reportUr
         return Object.assign({}, exported, { default: Hostile });
       };
     });
-  };
+  } };
 })();`
     : '';
   writeFileSync(entry, `${build.atImport ?? ''}\n${readFileSync(entry, 'utf8')}\n${wrapper}\n`);

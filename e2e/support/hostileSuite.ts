@@ -126,6 +126,9 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
       expect(others[1]!.state?.chosen?.['remote-auth'], `${build.name}: / rendered on the server`).toBeTruthy();
       expect(others[2]!.state?.chosen?.['remote-search'], `${build.name}: /search rendered on the server`).toBeTruthy();
 
+      // The hostile code ran: a build whose render returns said so to the listener (one that ends or
+      // stalls its process is seen by its area falling back, which the specs check).
+      if (build.onRender && !build.stopsItsProcess) expect(listener.reports.length, `${build.name}: its hostile code ran`).toBeGreaterThan(0);
       const reported = JSON.stringify(listener.reports);
       for (const secret of secrets) expect(reported.includes(secret), `${build.name}: no secret of the server reached the build`).toBe(false);
       for (const report of listener.reports) {
