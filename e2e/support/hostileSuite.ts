@@ -54,11 +54,12 @@ async function page(site: string, path: string, member: boolean): Promise<Page> 
 }
 
 /** How the title page's area was rendered: by the canary, by stable in its place, or in the browser. */
-function howRendered(title: Page, canary: string): string {
+function howRendered(title: Page, canary: string, stable: string): string {
   const chosen = title.state?.chosen?.[REMOTE];
   if (!chosen) return 'left to the browser';
   if (chosen.version === canary) return 'rendered by the hostile canary';
-  return chosen.fellBackFrom ? 'stable in its place (the canary fell back)' : `rendered by ${chosen.version}`;
+  if (chosen.fellBackFrom) return 'stable in its place (the canary fell back)';
+  return chosen.version === stable ? 'stable (the guard had rolled the canary back)' : `rendered by ${chosen.version}`;
 }
 
 export async function runHostileSuite({ environment, site, run, waitServed }: { environment: string; site: string; run: string; waitServed(version: string | null): Promise<void> }): Promise<Outcome[]> {
@@ -95,7 +96,7 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
       expect((await api(token, 'PUT', `${env}/remotes/${REMOTE}/canary`, { json: { version, percent: 100 } })).status).toBe(200);
       await waitServed(version);
       // Its render processes have started and warmed up: the title page is its render.
-      await expect.poll(async () => howRendered(await page(site, '/title/604', true), version), { timeout: 60_000 }).toBe('rendered by the hostile canary');
+      await expect.poll(async () => howRendered(await page(site, '/title/604', true), version, stable), { timeout: 60_000 }).toBe('rendered by the hostile canary');
       listener.reports.length = 0;
       const before = await storeDigest();
       const mapBefore = await mapVersion(environment);
@@ -151,7 +152,7 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
         build: build.name,
         published: published.status,
         reported: listener.reports.length ? [...new Set(listener.reports.map((report) => JSON.stringify(report)))].join(' ').slice(0, 400) : 'nothing',
-        titlePage: [...new Set(pages.map((answer) => howRendered(answer, version)))].join('; '),
+        titlePage: [...new Set(pages.map((answer) => howRendered(answer, version, stable)))].join('; '),
         slowestMs: Math.round(Math.max(...pages.map((answer) => answer.ms))),
       });
       // Back to stable for the next build (if the guard has not done it already).
