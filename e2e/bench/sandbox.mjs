@@ -11,13 +11,13 @@
 //
 //   npm run bench:sandbox -- [--duration 10] [--connections 20] [--check]
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
-import { copyBuildAs } from '../support/buildCopy.mjs';
+import { copyBuildAs, rewriteServerPages } from '../support/buildCopy.mjs';
 import { checkExitCode } from './check.mjs';
 import { skipInterimResponses } from './interim.mjs';
 import { keepSite, SITE, startSite } from './site.mjs';
@@ -58,18 +58,7 @@ const cli = (script, ...args) =>
 /** remote-title's build as `version`, its server build looping forever in every render past the fourth of a process. */
 function loopingCopy(version, copy) {
   copyBuildAs({ root, remote: 'remote-title', version, copy });
-  const entry = join(copy, 'server', 'remoteEntry.js');
-  for (const suffix of ['.br', '.gz']) rmSync(`${entry}${suffix}`, { force: true });
-  writeFileSync(
-    entry,
-    `${readFileSync(entry, 'utf8')}
-;(function () { var renders = 0; var container = module.exports; var get = container.get;
-  container.get = function (name, scope) { return Promise.resolve(get.call(container, name, scope)).then(function (factory) { return function () {
-    var exported = factory(); var Page = exported.default;
-    return Object.assign({}, exported, { default: function Stuck(props) { renders += 1; if (renders > 4) for (;;) {} return Page(props); } });
-  }; }); }; })();
-`,
-  );
+  rewriteServerPages({ copy, onRender: 'for (;;) {}' });
 }
 
 const site = keepSite('bench:sandbox');

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyBuildAs } from './buildCopy.mjs';
+import { copyBuildAs, rewriteServerPages } from './buildCopy.mjs';
 
 // remote-title releases whose server build does something a team's code must not be able to do
 // (docs/sandbox.md), for the hostile-release specs. Each is the
@@ -74,34 +74,8 @@ export const hostileBuilds = (run: string): HostileBuild[] => [
  */
 export function writeHostileBuild(build: HostileBuild, { version, copy, reportUrl }: { version: string; copy: string; reportUrl: string }): void {
   copyBuildAs({ root, remote: 'remote-title', version, copy });
-  const entry = join(copy, 'server', 'remoteEntry.js');
-  for (const suffix of ['.br', '.gz']) rmSync(`${entry}${suffix}`, { force: true });
   const report = `function report(value) { try { fetch(${JSON.stringify(reportUrl)}, { method: 'POST', body: JSON.stringify(value) }).catch(function () {}); } catch (e) {} }`;
-  const wrapper = build.onRender
-    ? `;(function () {
-  ${report}
-  var renders = 0;
-  // webpack exports the container's get and init as getters that cannot be reassigned: the
-  // wrapper replaces the exports instead.
-  var container = module.exports;
-  module.exports = { init: function (shareScope, initScope, options) { return container.init(shareScope, initScope, options); }, get: function (name, scope) {
-    return Promise.resolve(container.get(name, scope)).then(function (factory) {
-      return function () {
-        var exported = factory();
-        var Page = exported && exported.default;
-        if (typeof Page !== 'function') return exported;
-        function Hostile(props) {
-          renders += 1;
-          if (renders > 4) { ${build.onRender} }
-          return Page(props);
-        }
-        return Object.assign({}, exported, { default: Hostile });
-      };
-    });
-  } };
-})();`
-    : '';
-  writeFileSync(entry, `${build.atImport ?? ''}\n${readFileSync(entry, 'utf8')}\n${wrapper}\n`);
+  rewriteServerPages({ copy, onRender: build.onRender, atImport: build.atImport, prelude: report });
 }
 
 /** A listener the hostile builds report to: every body it was sent, parsed. */
