@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Release } from '../../federation/remoteMap';
@@ -27,6 +27,8 @@ process.on('message', (message) => {
       for (const until = Date.now() + 500; Date.now() < until; );
     }
     if (behaviour === 'exits') process.exit(3);
+    if (behaviour === 'exits-second' && globalThis.rendered) process.exit(4);
+    globalThis.rendered = true;
     if (behaviour === 'garbage') {
       for (const junk of ['rendered', 42, [], { type: 'rendered', id: message.id, html: { toString: 1 }, catalogue: [], errors: 'x' }, { type: 'rendered', id: message.id, html: '<p>', catalogue: {}, errors: null }]) process.send(junk);
       return;
@@ -104,16 +106,17 @@ describe('the render pool', () => {
   });
 
   it('falls back at the deadline, kills a process stuck past it, and starts another after a back-off', async () => {
-    const { pool, lines } = poolOf({ '2.0.0': 'loops' });
+    const { pool, lines } = poolOf({ '2.0.0': 'loops' }, { stuckAfterMs: 1_500 });
     await pool.warm('remote-title', release('2.0.0'));
     // Late: the area falls back at budget + grace (before the process is taken for stuck), not yet the release's fault.
     const late = pool.render('remote-title', release('2.0.0'), request);
     await expect(late).rejects.toThrow(/its render did not answer within 300 ms/);
     await expect(faultOf(late)).resolves.toBeNull();
-    // Looping meanwhile, it gets only what CPU the other processes leave.
+    // Looping meanwhile, it gets only what CPU the other processes leave, and is stopped most of the time.
     expect(getPriority(spawned.at(-1)!)).toBe(LOWEST_PRIORITY);
-    // Stuck: the process is killed from outside the looping process at budget + 600 ms.
-    await waitFor(() => lines.some((line) => /remote-title 2\.0\.0: its render process did not answer a render within 700 ms and was stopped \(1 in a row; new render processes in 300 ms\)/.test(line)));
+    expect(await stoppedShare(spawned.at(-1)!, 200)).toBeGreaterThan(0.5);
+    // Stuck: the process is killed from outside the looping process at budget + 1,500 ms.
+    await waitFor(() => lines.some((line) => /remote-title 2\.0\.0: its render process did not answer a render within 1600 ms and was stopped \(1 in a row; new render processes in 300 ms\)/.test(line)));
     // While it waits to restart, renders fail at once; one failure is not yet the release's fault.
     await expect(faultOf(pool.render('remote-title', release('2.0.0'), request))).resolves.toBeNull();
     // After the back-off a fresh process is started and loaded.
@@ -121,12 +124,14 @@ describe('the render pool', () => {
   });
 
   it('gives a process that answered late its usual priority back once it answers', async () => {
-    const { pool } = poolOf({ '2.1.0': 'slow-once' });
+    // Throttled once late, its half second of work takes a few: it is not yet taken for stuck.
+    const { pool } = poolOf({ '2.1.0': 'slow-once' }, { stuckAfterMs: 5_000 });
     await pool.warm('remote-title', release('2.1.0'));
     const pid = spawned.at(-1)!;
     await expect(pool.render('remote-title', release('2.1.0'), request)).rejects.toThrow(/did not answer within 300 ms/);
     expect(getPriority(pid)).toBe(LOWEST_PRIORITY);
     await waitFor(() => getPriority(pid) === 0);
+    expect(await stoppedShare(pid, 200)).toBe(0);
     await expect(pool.render('remote-title', release('2.1.0'), request)).resolves.toMatchObject({ html: `<p>/title/604 by ${pid}</p>` });
   });
 
@@ -141,6 +146,26 @@ describe('the render pool', () => {
     expect(waits).toEqual(['100', '200', '400', '400']);
     // Failing in a row, the release is at fault for the renders met while it waits too.
     await expect(faultOf(pool.render('remote-title', release('3.0.0'), request))).resolves.toMatch(/exited \(code 3\)/);
+  });
+
+  it('keeps doubling the wait for a release whose processes render a little, then fail, until one has rendered a while', async () => {
+    const cycle = async (pool: RenderPool, version: string) => {
+      for (let round = 0; round < 3; round += 1) {
+        await waitFor(() => readyOf(pool, version) === 1);
+        await expect(pool.render('remote-title', release(version), request)).resolves.toMatchObject({ errors: [] });
+        await expect(faultOf(pool.render('remote-title', release(version), request))).resolves.toMatch(/exited \(code 4\)/);
+      }
+    };
+    const waits = (lines: string[]) => lines.map((line) => /new render processes in (\d+) ms/.exec(line)?.[1]).filter(Boolean);
+    const failing = poolOf({ '3.1.0': 'exits-second' }, { backoffMs: { first: 100, max: 800 } });
+    await failing.pool.warm('remote-title', release('3.1.0'));
+    await cycle(failing.pool, '3.1.0');
+    expect(waits(failing.lines)).toEqual(['100', '200', '400']);
+    // A process that renders at once counts as well when the release asks no time of it.
+    const forgiving = poolOf({ '3.1.1': 'exits-second' }, { backoffMs: { first: 100, max: 800 }, healthyAfterMs: 0 });
+    await forgiving.pool.warm('remote-title', release('3.1.1'));
+    await cycle(forgiving.pool, '3.1.1');
+    expect(waits(forgiving.lines)).toEqual(['100', '100', '100']);
   });
 
   it('takes only the renders in flight of a process that exits; the other process of the release keeps rendering', async () => {
@@ -179,6 +204,18 @@ describe('the render pool', () => {
     expect(pool.running()).toEqual([]);
   });
 });
+
+/** The share of samples over `ms` in which the process was stopped (state T in /proc). */
+async function stoppedShare(pid: number, ms: number): Promise<number> {
+  let stopped = 0;
+  let samples = 0;
+  for (const until = Date.now() + ms; Date.now() < until; samples += 1) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) stopped += 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return stopped / samples;
+}
 
 function alive(pid: number): boolean {
   try {

@@ -61,6 +61,8 @@ export interface PoolOptions {
   stuckAfterMs?: number;
   /** First and longest wait before a failing release gets new processes. */
   backoffMs?: { first: number; max: number };
+  /** How long a process must have taken renders before its renders say the release is well again. */
+  healthyAfterMs?: number;
   fetchTimeoutMs?: number;
   fetchCode?: typeof fetchReleaseCode;
   log?: (line: string) => void;
@@ -90,8 +92,20 @@ export const STUCK_AFTER_MS = 5_000;
  * import is stopped at the end of it. Renders fall back meanwhile, so waiting costs no member.
  */
 export const LOAD_TIMEOUT_MS = 30_000;
+/**
+ * A release's failures in a row end only when one of its processes has rendered for this long:
+ * a build that renders a few pages and then loops or exits would otherwise start the waits over
+ * with every new process, and spend a core on starting processes.
+ */
+export const HEALTHY_AFTER_MS = 60_000;
 /** The niceness of a process whose render went late (the lowest there is). */
 export const LOWEST_PRIORITY = 19;
+/**
+ * A process whose render went late runs `runMs` of every `periodMs` (stopped with SIGSTOP the
+ * rest) until it answers: even at the lowest priority a loop takes what CPU is idle, and on a
+ * small machine that is time the other areas' processes wait to be woken on.
+ */
+export const LATE_THROTTLE = { periodMs: 100, runMs: 20 };
 /** A page of a release that threw is not asked again for this long. */
 export const PAGE_RETRY_AFTER_MS = 30_000;
 /** Lines a release's processes may log per minute; past it they are counted, not written. */
@@ -100,8 +114,11 @@ const LOG_LINES_PER_MINUTE = 30;
 interface Worker {
   child: ChildProcess;
   ready: boolean;
-  /** Running at the lowest CPU priority since a render of its went late. */
+  /** When it took its first render. */
+  readyAt: number;
+  /** Running at the lowest CPU priority, and throttled, since a render of its went late. */
   lowered: boolean;
+  throttle?: NodeJS.Timeout;
   inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timers: NodeJS.Timeout[] }>;
   /** Kills the process; its renders in flight fail with `fault`. */
   stop(fault: string): void;
@@ -138,6 +155,7 @@ export function createRenderPool({
   graceMs = DEADLINE_GRACE_MS,
   stuckAfterMs = STUCK_AFTER_MS,
   backoffMs = { first: 1_000, max: 60_000 },
+  healthyAfterMs = HEALTHY_AFTER_MS,
   fetchTimeoutMs = 10_000,
   fetchCode = fetchReleaseCode,
   log = (line) => console.warn(`[render] ${line}`),
@@ -214,7 +232,7 @@ export function createRenderPool({
       failed(pool, `its render process could not start (${error instanceof Error ? error.message : error})`);
       return;
     }
-    const worker: Worker = { child, ready: false, lowered: false, inFlight: new Map(), stop: (fault) => end(fault) };
+    const worker: Worker = { child, ready: false, readyAt: 0, lowered: false, inFlight: new Map(), stop: (fault) => end(fault) };
     pool.workers.add(worker);
     child.stdout?.on('data', (chunk: Buffer) => output(pool, chunk));
     child.stderr?.on('data', (chunk: Buffer) => output(pool, chunk));
@@ -223,6 +241,7 @@ export function createRenderPool({
       if (gone) return;
       gone = true;
       clearTimeout(loading);
+      clearInterval(worker.throttle);
       pool.workers.delete(worker);
       child.kill('SIGKILL');
       for (const [, render] of worker.inFlight) {
@@ -243,6 +262,7 @@ export function createRenderPool({
       if (message.type === 'ready') {
         clearTimeout(loading);
         worker.ready = true;
+        worker.readyAt = now();
         pool.markStarted();
       } else if (message.type === 'load-failed') {
         end(`its server build does not load: ${message.message}`, true);
@@ -251,8 +271,8 @@ export function createRenderPool({
         if (!render) return;
         worker.inFlight.delete(message.id);
         render.timers.forEach(clearTimeout);
-        // A process that renders is a healthy one: the release's next failure starts the waits over.
-        pool.failures = 0;
+        // A process that has rendered a while is a healthy one: the release's next failure starts the waits over.
+        if (now() - worker.readyAt >= healthyAfterMs) pool.failures = 0;
         if (worker.lowered && worker.inFlight.size === 0) prioritize(worker, 'usual');
         if (message.type === 'rendered') {
           render.resolve({ html: message.html, catalogue: message.catalogue, errors: message.errors, cutShort: message.cutShort });
@@ -277,18 +297,36 @@ export function createRenderPool({
   }
 
   /**
-   * A process whose render went late runs at the lowest CPU priority until it answers, so a
-   * release spinning in a loop slows the other areas' renders little in the seconds before it is
-   * taken for stuck. Raising it back needs the right to (root, as the sandbox runs); without it
-   * the process stays low, which costs only that release.
+   * A process whose render went late runs at the lowest CPU priority, a fifth of the time, until it
+   * answers, so a release spinning in a loop slows the other areas' renders little in the seconds
+   * before it is taken for stuck. Raising its priority back needs the right to (root, as the
+   * sandbox runs); without it the process stays low, which costs only that release.
    */
   function prioritize(worker: Worker, to: 'lowest' | 'usual'): void {
-    if (worker.child.pid === undefined || worker.lowered === (to === 'lowest')) return;
+    const pid = worker.child.pid;
+    if (pid === undefined || worker.lowered === (to === 'lowest')) return;
+    worker.lowered = to === 'lowest';
+    clearInterval(worker.throttle);
+    worker.throttle = undefined;
+    signal(pid, to === 'lowest' ? 'SIGSTOP' : 'SIGCONT');
     try {
-      setPriority(worker.child.pid, to === 'lowest' ? LOWEST_PRIORITY : 0);
-      worker.lowered = to === 'lowest';
+      setPriority(pid, to === 'lowest' ? LOWEST_PRIORITY : 0);
     } catch {
       // Gone meanwhile, or not ours to raise.
+    }
+    if (to === 'usual') return;
+    worker.throttle = setInterval(() => {
+      signal(pid, 'SIGCONT');
+      setTimeout(() => worker.lowered && signal(pid, 'SIGSTOP'), LATE_THROTTLE.runMs).unref();
+    }, LATE_THROTTLE.periodMs);
+    worker.throttle.unref();
+  }
+
+  function signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Gone meanwhile.
     }
   }
 
@@ -322,7 +360,7 @@ export function createRenderPool({
         // Late is not yet the release's fault (a busy machine is slow for everyone); stuck is.
         const late = setTimeout(() => {
           reject(new AreaRenderError(`${label(pool)}: its render did not answer within ${deadlineMs} ms.`, null));
-          // Late is most likely busy in a loop: until it answers, it gets what CPU the others leave.
+          // Late is most likely busy in a loop: until it answers, it gets a fifth of the CPU the others leave.
           prioritize(worker, 'lowest');
         }, deadlineMs);
         const stuck = setTimeout(() => worker.stop(`its render process did not answer a render within ${stuckMs} ms and was stopped`), stuckMs);
