@@ -1,11 +1,12 @@
 // `npm run bench:sandbox`: what the render sandbox (docs/sandbox.md)
 // costs and what it holds off, on the production site `npm start` runs (started here, for a rollout
 // environment of this benchmark's own). From this process on loopback, autocannon, 20 connections:
-//  1. before: /browse (a member) and / (a visitor), the other areas' renders/s and p99;
+//  1. before: /browse (a member) and / (a visitor), the other areas' renders/s and p99, while one
+//     member opens /title/604 one page after another;
 //  2. kill -9: every render process killed 3 s into 10 s of /title/604 as a member: failed requests
 //     (the area falls back; there should be none);
 //  3. stuck: remote-title's stable replaced by a copy whose every render (past its warm-up) loops
-//     forever; /browse and / measured again while a client keeps asking for /title/604, whose
+//     forever; /browse and / measured again while that member keeps asking for /title/604, whose
 //     latency shows how long the stuck area takes to fall back.
 // Prints the figures beside the targets and exits 1 with --check when one is missed.
 //
@@ -61,12 +62,36 @@ function loopingCopy(version, copy) {
   rewriteServerPages({ copy, onRender: 'for (;;) {}' });
 }
 
+/** A member opening /title/604 again and again until stopped; `stop()` gives each page's latency. */
+function titleClient() {
+  let running = true;
+  const latencies = [];
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${SITE}/title/604`, { headers: { cookie: MEMBER } }).then((response) => response.text()).catch(() => {});
+      latencies.push(performance.now() - started);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      return latencies;
+    },
+  };
+}
+
 const site = keepSite('bench:sandbox');
 site.hold(await startSite({ env: { NETNET_ENV: ENVIRONMENT, NETNET_GUARD: 'off' } }));
 const staging = mkdtempSync(join(tmpdir(), 'netnet-bench-sandbox-'));
 try {
   console.log(`render processes: ${renderProcesses().length}`);
+  // The same traffic in both measurements: the other areas under load, and one member opening
+  // title pages one after another (healthy now, stuck later), so the stuck release is the only change.
+  const beforeTitles = titleClient();
   const before = [await cannon('/browse', MEMBER), await cannon('/', VISITOR)];
+  await beforeTitles.stop();
 
   const killedAt = [];
   const killing = new Promise((resolve) =>
@@ -91,18 +116,9 @@ try {
   await cli('rollout', 'stable', 'remote-title', version);
   // The new stable's processes start and warm up; then every title render loops.
   await new Promise((resolve) => setTimeout(resolve, 5_000));
-  let stuckRunning = true;
-  const titleLatencies = [];
-  const stuckClient = (async () => {
-    while (stuckRunning) {
-      const started = performance.now();
-      await fetch(`${SITE}/title/604`, { headers: { cookie: MEMBER } }).then((response) => response.text()).catch(() => {});
-      titleLatencies.push(performance.now() - started);
-    }
-  })();
+  const stuckTitles = titleClient();
   const during = [await cannon('/browse', MEMBER), await cannon('/', VISITOR)];
-  stuckRunning = false;
-  await stuckClient;
+  const titleLatencies = await stuckTitles.stop();
   titleLatencies.sort((a, b) => a - b);
   const stuckP99 = titleLatencies[Math.min(titleLatencies.length - 1, Math.floor(titleLatencies.length * 0.99))] ?? null;
 
