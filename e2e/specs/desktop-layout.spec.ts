@@ -2,11 +2,6 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/memberSession';
 import { whenAppRuns } from '../support/navigate';
 
-// A member with no motion preference. Open: with reduced motion the skip link is off the top of a
-// title page a member just opened (at y -69) and something is drawn over the header's Back when it
-// has focus; not yet understood, so this spec does not yet hold reduced motion to it.
-test.use({ reducedMotion: 'no-preference' });
-
 // The desktop layout (docs/product.md#frame-headers-and-navigation): sections and Search in the
 // header, the bottom bar on phones only, and nothing focusable ever under a fixed bar.
 
