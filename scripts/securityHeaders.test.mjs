@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts';
-import { signQaToken } from '../control-plane/src/deploy/qaToken.ts';
+import { newQaTokenId, signQaToken } from '../control-plane/src/deploy/qaToken.ts';
 import { contentSecurityPolicy } from './securityHeaders.mjs';
 import { serveApp } from './serve.mjs';
 
@@ -18,7 +18,8 @@ const SECRET = 'csp-dev-pin-secret';
 const ENVIRONMENT = 'csp-test';
 const DEV = 'http://127.0.0.1:4321';
 const env = { ...process.env, NETNET_QA_SECRET: SECRET };
-const token = signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 1 });
+const tokenId = newQaTokenId();
+const token = signQaToken({ secret: SECRET, environment: ENVIRONMENT, id: tokenId, expires: new Date(Date.now() + 3600_000) });
 const dir = mkdtempSync(join(tmpdir(), 'netnet-csp-'));
 let server;
 
@@ -26,7 +27,7 @@ before(async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Netnet</title>');
   writeFileSync(join(dir, 'app.0123456789.js'), '/* app */');
-  const pinsOf = (req) => devPinsFor(req, { environment: ENVIRONMENT, remotes: ['remote-title'], env });
+  const pinsOf = (req) => devPinsFor(req, { environment: ENVIRONMENT, remotes: ['remote-title'], qaTokens: new Set([tokenId]), env });
   server = await serveApp({
     dir,
     port: 0,

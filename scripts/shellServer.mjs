@@ -64,7 +64,7 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   const devPins = (req) => {
     let pins = devPinsOf.get(req);
     if (!pins) {
-      pins = devPinsFor(req, { environment, remotes: site.remotes, secure: viaHttps(req, trusted) });
+      pins = devPinsFor(req, { environment, remotes: site.remotes, qaTokens: live.current().qaTokens, secure: viaHttps(req, trusted) });
       for (const { remote, value, reason } of pins.refused) {
         refusedPin(`[netnet] dev pin of ${quote(remote)} refused for ${quote(clientAddress(req, trusted))}: ${quote(value)}: ${quote(reason)}`);
       }

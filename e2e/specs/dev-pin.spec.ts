@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { BrowserContext, Page, Response } from '@playwright/test';
 import { expect } from '../support/test';
 import { createMember, signIn, type TestMember } from '../support/members';
@@ -31,13 +31,11 @@ process.env.NETNET_QA_SECRET = SECRET;
 const ENVIRONMENT = `e2e-dev-pin-${Date.now().toString(36)}`;
 const REMOTE = 'remote-title';
 const root = resolve(__dirname, '../..');
+const execute = promisify(execFile);
 
 const test = testWithShell(ENVIRONMENT);
 test.describe.configure({ mode: 'serial' });
 
-interface QaTokenModule {
-  signQaToken(options: { secret: string; environment: string; hours: number }): string;
-}
 
 let devServer: ChildProcess | undefined;
 let devOutput = '';
@@ -64,9 +62,9 @@ test.beforeAll(async () => {
   devServer.stdout?.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
   devServer.stderr?.on('data', (chunk: Buffer) => (devOutput += chunk.toString()));
   member = await createMember();
-  // The control plane's own signing (imported as the spec shell imports it, as ES modules).
-  const { signQaToken } = (await import(pathToFileURL(join(root, 'control-plane/src/deploy/qaToken.ts')).href)) as QaTokenModule;
-  token = () => signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 1 });
+  // Made for this spec as a developer's is, by the CLI: signed with the site's secret and recorded in its store.
+  const made = (await execute('npm', ['run', '--silent', 'qa-token', '--', '--for', 'dev-pin spec', '--env', ENVIRONMENT, '--hours', '1'], { cwd: root, env: { ...process.env, NETNET_QA_SECRET: SECRET } })).stdout.trim();
+  token = () => made;
   const deadline = Date.now() + 200_000;
   while (!(await fetch(`${DEV}/mf-manifest.json`).then((response) => response.ok, () => false))) {
     if (devServer.exitCode !== null || Date.now() > deadline) throw new Error(`remote-title's dev server did not start:\n${devOutput}`);

@@ -37,7 +37,7 @@ async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
 /** Removes an environment's map, audit trail, release health and lease: the store as before the spec. */
 export function forgetEnvironment(environment: string): Promise<void> {
   return withStore(async (pool) => {
-    for (const table of ['rollouts', 'audit', 'health_counts', 'guard_leases']) {
+    for (const table of ['qa_tokens', 'rollouts', 'audit', 'health_counts', 'guard_leases']) {
       await pool.query(`DELETE FROM ${table} WHERE environment = $1`, [environment]);
     }
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOKEN_NEEDED } from '@netnet/shared/dev-pin';
 import { DEV_PIN_COOKIE, devPinSources, devPinsFor, type DevPinRequest } from './devPin.ts';
-import { signQaToken } from './qaToken.ts';
+import { newQaTokenId, signQaToken } from './qaToken.ts';
 import { remoteMapFor } from './remoteMap.ts';
 
 const SECRET = 'dev-pin-secret-for-tests';
@@ -14,10 +14,18 @@ const ENVIRONMENT = 'dev-pin-test';
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
 const NOW = Date.UTC(2026, 10, 27, 3, 0, 0);
 const env = { NETNET_QA_SECRET: SECRET };
-const token = signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 8, now: NOW });
+/** The ids of the QA tokens the store holds as standing (made with `qa()`). */
+const standing = new Set<string>();
+/** A token signed as the CLI signs one, standing unless `recorded: false`. */
+function qa({ secret = SECRET, environment = ENVIRONMENT, hours = 8, now = NOW, recorded = true } = {}): string {
+  const id = newQaTokenId();
+  if (recorded) standing.add(id);
+  return signQaToken({ secret, environment, id, expires: new Date(now + hours * 3600_000) });
+}
+const token = qa();
 
 const pinsOf = (req: DevPinRequest, options: { now?: number; env?: NodeJS.ProcessEnv; environment?: string } = {}) =>
-  devPinsFor(req, { environment: options.environment ?? ENVIRONMENT, remotes: REMOTES, env: options.env ?? env, now: options.now ?? NOW });
+  devPinsFor(req, { environment: options.environment ?? ENVIRONMENT, remotes: REMOTES, qaTokens: standing, env: options.env ?? env, now: options.now ?? NOW });
 
 const page = (query: string, cookie?: string): DevPinRequest => ({ url: `/title/604?${query}`, headers: cookie ? { cookie } : {} });
 
@@ -42,11 +50,20 @@ describe('devPinsFor', () => {
     assert.deepEqual(later, { pins: { 'remote-title': 'http://localhost:3003' }, token, refused: [], setCookie: null });
   });
 
-  it('refuses a dev pin without a token, with a token for another environment or secret, or with an expired one', () => {
-    const otherEnv = signQaToken({ secret: SECRET, environment: 'production', hours: 8, now: NOW });
-    const otherSecret = signQaToken({ secret: 'another-secret', environment: ENVIRONMENT, hours: 8, now: NOW });
-    const expired = signQaToken({ secret: SECRET, environment: ENVIRONMENT, hours: 1, now: NOW - 2 * 3600_000 });
-    for (const query of ['', `qa-token=${otherEnv}&`, `qa-token=${otherSecret}&`, `qa-token=${expired}&`]) {
+  it('drops a kept pin once its token is revoked (the store no longer holds it as standing)', () => {
+    const revocable = qa();
+    const cookie = sentBack(pinsOf(page(`qa-token=${revocable}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    assert.deepEqual(pinsOf({ url: '/browse', headers: { cookie } }).pins, { 'remote-title': 'http://localhost:3003' });
+    standing.delete(revocable.split('.')[1]!);
+    assert.deepEqual(pinsOf({ url: '/browse', headers: { cookie } }).pins, {});
+  });
+
+  it('refuses a dev pin without a token, with a token for another environment or secret, an expired one, or one the store does not hold as standing', () => {
+    const otherEnv = qa({ environment: 'production' });
+    const otherSecret = qa({ secret: 'another-secret' });
+    const expired = qa({ hours: 1, now: NOW - 2 * 3600_000 });
+    const unrecorded = qa({ recorded: false });
+    for (const query of ['', `qa-token=${otherEnv}&`, `qa-token=${otherSecret}&`, `qa-token=${expired}&`, `qa-token=${unrecorded}&`]) {
       const pins = pinsOf(page(`${query}remote.remote-title=dev:http://localhost:3003`));
       assert.deepEqual(pins, { pins: {}, token: null, refused: [{ remote: 'remote-title', value: 'dev:http://localhost:3003', reason: TOKEN_NEEDED }], setCookie: null }, query);
     }
@@ -114,13 +131,13 @@ describe('devPinsFor', () => {
 
   it('takes no pin from a cookie it did not write, or one naming another origin', () => {
     const forged = (stored: unknown) => `${DEV_PIN_COOKIE}=${Buffer.from(JSON.stringify(stored)).toString('base64url')}`;
-    assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token: '1999999999.' + 'a'.repeat(43), pins: { 'remote-title': 'http://localhost:3003' } }) } }).pins, {});
+    assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token: `1999999999.${'a'.repeat(22)}.${'a'.repeat(43)}`, pins: { 'remote-title': 'http://localhost:3003' } }) } }).pins, {});
     assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token, pins: { 'remote-title': 'http://evil.example:3003' } }) } }).pins, {});
     assert.deepEqual(pinsOf({ url: '/', headers: { cookie: `${DEV_PIN_COOKIE}=not json!` } }).pins, {});
   });
 
   it('sets the cookie Secure for a page served over HTTPS', () => {
-    const pins = devPinsFor(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { environment: ENVIRONMENT, remotes: REMOTES, env, now: NOW, secure: true });
+    const pins = devPinsFor(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { environment: ENVIRONMENT, remotes: REMOTES, qaTokens: standing, env, now: NOW, secure: true });
     assert.match(pins.setCookie ?? '', /; Secure$/);
   });
 });

@@ -98,14 +98,29 @@ export interface DevPinRequest {
  */
 export function devPinsFor(
   req: DevPinRequest,
-  { environment, remotes, env = process.env, now = Date.now(), secure = false }: { environment: string; remotes: readonly string[]; env?: NodeJS.ProcessEnv; now?: number; secure?: boolean },
+  {
+    environment,
+    remotes,
+    qaTokens,
+    env = process.env,
+    now = Date.now(),
+    secure = false,
+  }: {
+    environment: string;
+    remotes: readonly string[];
+    /** The ids of the environment's standing QA tokens (the store's qa_tokens). */
+    qaTokens: ReadonlySet<string>;
+    env?: NodeJS.ProcessEnv;
+    now?: number;
+    secure?: boolean;
+  },
 ): DevPins {
   const header = req.headers.cookie;
   const stored = decode(readCookie(Array.isArray(header) ? header.join('; ') : header), remotes);
   const params = new URL(req.url ?? '/', 'http://netnet.invalid').searchParams;
   const headerToken = req.headers['x-netnet-qa-token'];
   const valid = (token: string | null | undefined): token is string =>
-    typeof token === 'string' && verifyQaToken(token, { secret: env.NETNET_QA_SECRET, environment, now });
+    typeof token === 'string' && verifyQaToken(token, { secret: env.NETNET_QA_SECRET, environment, standing: qaTokens, now });
   // A new pin needs the token with it (the address's, or the header's): a link from elsewhere
   // cannot re-point a developer's pinned browser with the token its cookie holds.
   const offered = [params.get(QA_TOKEN_PARAM), typeof headerToken === 'string' ? headerToken : null].find(valid) ?? null;

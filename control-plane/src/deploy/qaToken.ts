@@ -1,33 +1,45 @@
 // Signed QA tokens: in a production environment, /remotes.json lists versions QA may pin only
-// for a request that carries one. A token is `<expiry in epoch seconds>.<HMAC-SHA256>`, signed
-// with NETNET_QA_SECRET for one environment; the secret stays on the server that builds the map.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// for a request that carries one (and a dev pin needs one everywhere). A token is
+// `<expiry in epoch seconds>.<id>.<HMAC-SHA256>`, signed with NETNET_QA_SECRET for one environment;
+// the secret stays on the server that builds the map. The id names the token's row in the store
+// (control-plane/src/store/qaTokens.ts: who it was made for, revoked or not): a token is honoured
+// only while that row stands, so one can be revoked without rotating the secret.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The longest a token may live: a leaked link stops working within a day. */
 export const MAX_TOKEN_HOURS = 24;
 
-const TOKEN = /^(\d{10})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^(\d{10})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
-const signature = (secret: string, environment: string, expires: number) =>
-  createHmac('sha256', secret).update(`netnet-qa:${environment}:${expires}`).digest('base64url');
+const signature = (secret: string, environment: string, expires: number, id: string) =>
+  createHmac('sha256', secret).update(`netnet-qa:${environment}:${expires}:${id}`).digest('base64url');
 
-export function signQaToken({ secret, environment, hours, now = Date.now() }: { secret: string | undefined; environment: string; hours: number; now?: number }): string {
+/** A new token's id: 128 random bits. */
+export const newQaTokenId = (): string => randomBytes(16).toString('base64url');
+
+export function signQaToken({ secret, environment, id, expires }: { secret: string | undefined; environment: string; id: string; expires: Date }): string {
   if (!secret) throw new Error('NETNET_QA_SECRET is not set.');
-  const expires = Math.floor(now / 1000 + hours * 3600);
-  return `${expires}.${signature(secret, environment, expires)}`;
+  const seconds = Math.floor(expires.getTime() / 1000);
+  return `${seconds}.${id}.${signature(secret, environment, seconds, id)}`;
 }
 
-/** True only for a well-formed, unexpired token signed for this environment with this secret. */
-export function verifyQaToken(token: unknown, { secret, environment, now = Date.now() }: { secret: string | undefined; environment: string; now?: number }): boolean {
+/**
+ * True only for a well-formed, unexpired token signed for this environment with this secret whose
+ * id is among `standing` (the environment's recorded, unrevoked tokens).
+ */
+export function verifyQaToken(
+  token: unknown,
+  { secret, environment, standing, now = Date.now() }: { secret: string | undefined; environment: string; standing: ReadonlySet<string>; now?: number },
+): boolean {
   if (!secret || typeof token !== 'string') return false;
   const match = TOKEN.exec(token);
-  if (!match?.[1] || !match[2]) return false;
+  if (!match?.[1] || !match[2] || !match[3]) return false;
   const expires = Number(match[1]);
   const seconds = now / 1000;
   if (expires <= seconds || expires > seconds + MAX_TOKEN_HOURS * 3600) return false;
-  const expected = Buffer.from(signature(secret, environment, expires));
-  const given = Buffer.from(match[2]);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  const expected = Buffer.from(signature(secret, environment, expires, match[2]));
+  const given = Buffer.from(match[3]);
+  return expected.length === given.length && timingSafeEqual(expected, given) && standing.has(match[2]);
 }
 
 /** The address parameter a QA link carries its token in, and the HttpOnly cookie the server moves it to. */

@@ -8,9 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { standingQaTokens } from '../store/qaTokens.ts';
 import { listReleases } from '../store/releases.ts';
 import { updateRollout, type Rollout } from '../store/rollouts.ts';
 import { cliHarness, type CliHarness } from './cliTesting.ts';
+import { newQaTokenId, signQaToken } from './qaToken.ts';
 import { remoteMapFor, type RemoteMap } from './remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
@@ -38,9 +40,9 @@ function publish(version: string) {
 
 /** /remotes.json as the shell's server builds it for one request, from what the store holds. */
 async function mapFor(environment: string, { token, secret }: { token?: string; secret?: string } = {}) {
-  const [{ rollout }, releases] = await Promise.all([harness.readRollout(environment), listReleases(harness.db)]);
+  const [{ rollout }, releases, qaTokens] = await Promise.all([harness.readRollout(environment), listReleases(harness.db), standingQaTokens(harness.db, environment)]);
   const env = harness.cliEnv(secret ? { NETNET_QA_SECRET: secret } : {});
-  return remoteMapFor(environment, { rollout, releases }, env, { qaToken: token });
+  return remoteMapFor(environment, { rollout, releases, qaTokens }, env, { qaToken: token });
 }
 const pinnable = (map: RemoteMap) => map.remotes['remote-title']?.pinnable.map((pin) => pin.version);
 
@@ -90,7 +92,7 @@ it('a rolled-back version is not pinnable; an environment can allow it', async (
 });
 
 describe('in production', () => {
-  const token = (args = [], secret = SECRET) => cli('qa-token', ['--env', 'production', ...args], { NETNET_QA_SECRET: secret }).out.trim();
+  const token = (args: string[] = [], secret = SECRET) => cli('qa-token', ['--for', 'qa@team', '--env', 'production', ...args], { NETNET_QA_SECRET: secret }).out.trim();
 
   it('pins need a QA token signed with the server secret', async () => {
     cli('rollout', ['stable', 'remote-title', '1.3.0', '--env', 'production']);
@@ -100,9 +102,10 @@ describe('in production', () => {
 
   const tokens: [string, () => string][] = [
     ['signed with another secret', () => token([], 'not-the-secret')],
-    ['for another environment', () => cli('qa-token', ['--env', 'staging'], { NETNET_QA_SECRET: SECRET }).out.trim()],
+    ['for another environment', () => cli('qa-token', ['--for', 'qa@team', '--env', 'staging'], { NETNET_QA_SECRET: SECRET }).out.trim()],
     ['altered', () => token().replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))],
-    ['expired', () => `1000000000.${token().split('.')[1]}`],
+    ['expired', () => `1000000000.${token().split('.').slice(1).join('.')}`],
+    ['signed with the secret but never recorded', () => signQaToken({ secret: SECRET, environment: 'production', id: newQaTokenId(), expires: new Date(Date.now() + 3600_000) })],
     ['junk', () => 'x'.repeat(5000)],
   ];
   for (const [what, make] of tokens) {
@@ -122,8 +125,30 @@ describe('in production', () => {
     assert.deepEqual(pinnable(await mapFor('live', { secret: SECRET })), []);
   });
 
-  it('a token lives at most 24 hours, and is refused without the secret', () => {
-    assert.match(cli('qa-token', ['--hours', '25'], { NETNET_QA_SECRET: SECRET }).err, /--hours must be a number above 0 and at most 24/);
-    assert.match(cli('qa-token', []).err, /NETNET_QA_SECRET is not set/);
+  it('a token lives at most 24 hours, names who it is for, and is refused without the secret', () => {
+    assert.match(cli('qa-token', ['--for', 'qa@team', '--hours', '25'], { NETNET_QA_SECRET: SECRET }).err, /--hours must be a number above 0 and at most 24/);
+    assert.match(cli('qa-token', [], { NETNET_QA_SECRET: SECRET }).err, /--for <who> names the person the token is for/);
+    assert.match(cli('qa-token', ['--for', 'qa@team']).err, /NETNET_QA_SECRET is not set/);
+  });
+
+  it('a token is revoked by itself: its pins go, the others stay, and the audit trail names both changes', async () => {
+    cli('rollout', ['stable', 'remote-title', '1.3.0', '--env', 'production']);
+    const kept = token();
+    const made = cli('qa-token', ['--for', 'ana@qa', '--env', 'production'], { NETNET_QA_SECRET: SECRET });
+    const revoked = made.out.trim();
+    const id = revoked.split('.')[1]!;
+    assert.match(made.err, new RegExp(`QA token ${id} for ana@qa in production`));
+    assert.deepEqual(pinnable(await mapFor('production', { secret: SECRET, token: revoked })), ['1.3.0', '1.4.0', '1.5.0']);
+    const revoke = cli('qa-token', ['revoke', id]);
+    assert.equal(revoke.code, 0, revoke.err);
+    assert.deepEqual(pinnable(await mapFor('production', { secret: SECRET, token: revoked })), []);
+    assert.deepEqual(pinnable(await mapFor('production', { secret: SECRET, token: kept })), ['1.3.0', '1.4.0', '1.5.0']);
+    assert.match(cli('qa-token', ['revoke', id]).err, /No standing QA token/);
+    assert.match(cli('qa-token', ['list', '--env', 'production']).out, new RegExp(`${id}  for ana@qa  by .+  revoked `));
+    const { rows } = await harness.db.query<{ action: string; role: string; subject: string }>("SELECT action, role, subject FROM audit WHERE subject = $1 ORDER BY id", [`qa-token ${id}`]);
+    assert.deepEqual(rows, [
+      { action: 'create', role: 'netnet_cli', subject: `qa-token ${id}` },
+      { action: 'revoke', role: 'netnet_cli', subject: `qa-token ${id}` },
+    ]);
   });
 });

@@ -31,15 +31,23 @@ export interface RemoteMap {
   remotes: Record<string, RemoteMapEntry>;
 }
 
+/** No QA token stands (a caller that read none from the store). */
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
 /**
  * Who may pin what. Production (`NETNET_ENV=production`, or `"production": true` in the rollout
- * map): only a request with a valid QA token (signed with NETNET_QA_SECRET; no secret, no pins).
+ * map): only a request with a valid QA token (signed with NETNET_QA_SECRET, among `qaTokens`, the
+ * environment's standing ones; no secret, no pins).
  * Everywhere: a version rolled back for a defect is not pinnable unless the map says
  * `"pinRolledBack": true`.
  */
-function pinPolicy(environment: string, rollout: Rollout | null, { env = process.env, qaToken }: { env?: NodeJS.ProcessEnv; qaToken?: string | undefined } = {}) {
+function pinPolicy(
+  environment: string,
+  rollout: Rollout | null,
+  { env = process.env, qaToken, qaTokens = NO_TOKENS }: { env?: NodeJS.ProcessEnv; qaToken?: string | undefined; qaTokens?: ReadonlySet<string> } = {},
+) {
   const production = environment === 'production' || rollout?.production === true;
-  const allowed = !production || verifyQaToken(qaToken, { secret: env.NETNET_QA_SECRET, environment });
+  const allowed = !production || verifyQaToken(qaToken, { secret: env.NETNET_QA_SECRET, environment, standing: qaTokens });
   return { production, allowed, rolledBackPinnable: rollout?.pinRolledBack === true };
 }
 
@@ -50,11 +58,11 @@ function pinPolicy(environment: string, rollout: Rollout | null, { env = process
  */
 export function remoteMapFor(
   environment: string,
-  { rollout, releases }: { rollout: Rollout | null; releases: Releases },
+  { rollout, releases, qaTokens }: { rollout: Rollout | null; releases: Releases; qaTokens?: ReadonlySet<string> },
   env: NodeJS.ProcessEnv = process.env,
   { qaToken, devPins = {} }: { qaToken?: string | undefined; devPins?: Record<string, string> } = {},
 ): RemoteMap {
-  const policy = pinPolicy(environment, rollout, { env, qaToken });
+  const policy = pinPolicy(environment, rollout, { env, qaToken, qaTokens });
   const base = site.remoteMap(env).remotes;
   const cdn = site.deployOrigin(env);
   const release = (remote: string, version: string): ServedRelease => {

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { startEmbedded } from './embedded.ts';
 import { watchMap, type LiveMap } from './liveMap.ts';
+import { recordQaToken } from './qaTokens.ts';
 import { registerRelease } from './releases.ts';
 import { updateRollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
@@ -55,6 +56,19 @@ describe('live map', { timeout: 120_000 }, () => {
     return { watcher, lines, changes };
   };
   const describeState = (watcher: LiveMap) => () => JSON.stringify({ ...watcher.state(), current: watcher.current().version });
+
+  it('hears a QA token made or revoked within 1 s, whoever changed the table', async () => {
+    await set('1.0.0');
+    const { watcher } = await watch({ pollMs: 60_000 });
+    const id = 'q'.repeat(22);
+    assert.equal(watcher.current().qaTokens.has(id), false);
+    await recordQaToken(db, { id, environment, madeFor: 'qa@team', createdBy: 'test', expiresAt: new Date(Date.now() + 3600_000) });
+    await within(1_000, () => watcher.current().qaTokens.has(id), describeState(watcher));
+    // Revoked by hand in the store: the database's own trigger announces it.
+    await db.query('UPDATE qa_tokens SET revoked_at = now() WHERE id = $1', [id]);
+    await within(1_000, () => !watcher.current().qaTokens.has(id), describeState(watcher));
+    await db.query('DELETE FROM qa_tokens WHERE id = $1', [id]);
+  });
 
   it('hears every change within 1 s, through LISTEN/NOTIFY alone', async () => {
     await set('1.0.0');

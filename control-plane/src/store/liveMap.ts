@@ -1,5 +1,5 @@
-// What one instance of the shell's server knows of the store: the environment's rollout map and
-// the published releases, kept in memory and served from there on every request. It hears changes
+// What one instance of the shell's server knows of the store: the environment's rollout map, the
+// published releases and the QA tokens that stand, kept in memory and served from there on every request. It hears changes
 // through LISTEN/NOTIFY on a connection of its own, reads everything again whenever that
 // connection is made again (a notification sent while it was down is never heard), and polls the
 // map's version every few seconds as a backstop. The database being away, slow or suddenly
@@ -8,14 +8,16 @@ import pg from 'pg';
 import { DeployError } from '../deploy/tree.ts';
 import { messageOf } from '../errors.ts';
 import type { Queryable } from './database.ts';
+import { QA_TOKENS_CHANNEL, standingQaTokens } from './qaTokens.ts';
 import { listReleases, RELEASES_CHANNEL, type Releases } from './releases.ts';
 import { readRollout, ROLLOUT_CHANNEL, type Rollout } from './rollouts.ts';
 
-/** What the instance serves from: the map, its version and the releases; `error` when the map held does not validate. */
+/** What the instance serves from: the map, its version, the releases and the QA tokens that stand; `error` when the map held does not validate. */
 export interface Snapshot {
   version: number;
   rollout: Rollout | null;
   releases: Releases;
+  qaTokens: ReadonlySet<string>;
   error?: unknown;
 }
 
@@ -64,7 +66,7 @@ export async function watchMap({
   let again: Promise<void> | null = null;
 
   async function read() {
-    const [map, releases] = await Promise.all([
+    const [map, releases, qaTokens] = await Promise.all([
       readRollout(db, environment).catch((error: unknown): { version: number; rollout: null; error?: unknown } => {
         // A map the store holds but that does not validate (written by hand): with nothing better
         // in memory, requests are told so (an error page with Reload), not given made-up releases.
@@ -72,6 +74,7 @@ export async function watchMap({
         return { version: 0, rollout: null, error };
       }),
       listReleases(db),
+      standingQaTokens(db, environment),
     ]);
     // A map older than the one held (a database restored from an old backup, an empty one) is
     // not taken: members keep what they were given, and the log says why.
@@ -79,7 +82,7 @@ export async function watchMap({
       throw new Error(`the store holds version ${map.version} of the ${environment} map, older than the ${snapshot.version} in memory; keeping ${snapshot.version}`);
     }
     const before = snapshot?.version;
-    snapshot = { version: map.version, rollout: map.rollout, releases, ...('error' in map && map.error ? { error: map.error } : {}) };
+    snapshot = { version: map.version, rollout: map.rollout, releases, qaTokens, ...('error' in map && map.error ? { error: map.error } : {}) };
     readAt = Date.now();
     if (lastError) log(`the store answers again; ${environment} map version ${map.version}`);
     lastError = null;
@@ -128,6 +131,7 @@ export async function watchMap({
       await client.connect();
       await client.query(`LISTEN ${ROLLOUT_CHANNEL}`);
       await client.query(`LISTEN ${RELEASES_CHANNEL}`);
+      await client.query(`LISTEN ${QA_TOKENS_CHANNEL}`);
       listening = true;
       // Whatever changed while this connection was down.
       await refresh();
