@@ -442,6 +442,45 @@ describe('npm run release and npm run rollout as clients of the API', { timeout:
 });
 
 describe('the API server’s connection limits', { timeout: 60_000 }, () => {
+  it('answers a pipeline’s call while many addresses each hold their share of slow uploads', async () => {
+    const base = await startApi({ limits: { connectionsPerClient: 4, maxConnections: 12 } });
+    const { port } = new URL(base);
+    const uploader = await createToken(db.pool, `slow-uploader-${Date.now()}`, { remotes: ['remote-title'], environments: ['*'], actions: ['publish'] }, 'test');
+    // Five addresses × 4 uploads that trickle a byte every 200 ms: 20 connections for a cap of 12.
+    const held: net.Socket[] = [];
+    for (let address = 2; address <= 6; address += 1) {
+      for (let i = 0; i < 4; i += 1) {
+        const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: `127.0.0.${address}` }).resume();
+        socket.on('error', () => {});
+        socket.write(`POST /v1/remotes/remote-title/releases/9.9.${address}${i} HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${uploader}\r\nContent-Type: application/x-tar\r\nContent-Length: 100000\r\n\r\n`);
+        held.push(socket);
+      }
+    }
+    const trickle = setInterval(() => held.forEach((socket) => socket.writable && socket.write('x')), 200);
+    try {
+      await new Promise((done) => setTimeout(done, 500));
+      // The pipeline, from an address of its own: its call is answered (401 here: no real token), never refused.
+      const answers: number[] = [];
+      for (let call = 0; call < 3; call += 1) {
+        const answer = await new Promise<number | string>((done) => {
+          const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.9' });
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? 'error'));
+          socket.on('close', () => done(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]) || 'closed unanswered'));
+          socket.write('GET /v1/environments/production/status HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer not-a-token\r\nConnection: close\r\n\r\n');
+        });
+        answers.push(answer as number);
+      }
+      assert.deepEqual(answers, [401, 401, 401]);
+      // The room was made by the clients holding the most, not by refusing everyone: most uploads still stand.
+      assert.ok(held.filter((socket) => !socket.destroyed).length >= 9, `${held.filter((socket) => !socket.destroyed).length} uploads still open`);
+    } finally {
+      clearInterval(trickle);
+      held.forEach((socket) => socket.destroy());
+    }
+  });
+
   it('closes a client’s connections past its cap, and a connection that sends no request in time', async () => {
     const headersTimeout = 2_000;
     const base = await startApi({ limits: { connectionsPerClient: 2, headersTimeout } });

@@ -11,6 +11,7 @@
 // with room for an upload: its body may take a minute, but never stall for more than 10 s.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { messageOf } from '../errors.ts';
 import { healthReport } from '../deploy/healthStatus.ts';
 import { remoteMapFor } from '../deploy/remoteMap.ts';
@@ -41,6 +42,7 @@ export const API_LIMITS = Object.freeze({
   keepAliveTimeout: 5_000,
   /** A pipeline opens a few at a time; this leaves room for several behind one address. */
   connectionsPerClient: 16,
+  /** Open connections in all; past it the client holding the most gives its oldest up to a newcomer. */
   maxConnections: 256,
   /** A JSON body (a rollout change). */
   jsonBytes: 16 * 1024,
@@ -334,29 +336,48 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, optio
   send(res, status, body);
 }
 
-/** Closes a client's connections past `perClient` open ones at once (as scripts/serve.mjs does), and silent ones after `headersTimeout`. */
-function limitPerClient(server: http.Server, perClient: number, headersTimeout: number, env: NodeJS.ProcessEnv) {
+/**
+ * Closes a client's connections past `perClient` open ones at once (as scripts/serve.mjs does),
+ * and silent ones after `headersTimeout`. Past `total` open connections in all, a newcomer is not
+ * turned away while another client holds more: that client's oldest connection is closed instead,
+ * so many addresses each holding their share (slow uploads, say) cannot keep a pipeline's one call
+ * out of the API.
+ */
+function limitConnections(server: http.Server, { perClient, total, headersTimeout }: { perClient: number; total: number; headersTimeout: number }, env: NodeJS.ProcessEnv) {
   const trusted = trustedProxiesFrom(env);
-  const open = new Map<string, number>();
-  server.on('connection', (socket) => {
+  const byClient = new Map<string, Set<Socket>>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
     // Node's header timeout starts with a request's first byte: a socket that sends none is closed here.
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
     }, headersTimeout);
     silent.unref();
     socket.once('close', () => clearTimeout(silent));
-    if (trusted.has(socket.remoteAddress)) return;
-    const key = clientKey(socket.remoteAddress ?? '');
-    const count = (open.get(key) ?? 0) + 1;
-    if (count > perClient) {
+    const key = trusted.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
+    const mine = key === null ? null : (byClient.get(key) ?? new Set<Socket>());
+    if (mine && mine.size >= perClient) {
       socket.destroy();
       return;
     }
-    open.set(key, count);
+    if (open >= total) {
+      // The client holding the most gives up its oldest (a trusted proxy, which carries everyone's, never does).
+      let most: Set<Socket> | null = null;
+      for (const held of byClient.values()) if (!most || held.size > most.size) most = held;
+      if (!most || most.size <= (mine?.size ?? 0) + 1) {
+        socket.destroy();
+        return;
+      }
+      most.values().next().value?.destroy();
+    }
+    open += 1;
+    socket.once('close', () => (open -= 1));
+    if (key === null || mine === null) return;
+    mine.add(socket);
+    byClient.set(key, mine);
     socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
+      mine.delete(socket);
+      if (mine.size === 0 && byClient.get(key) === mine) byClient.delete(key);
     });
   });
 }
@@ -394,8 +415,7 @@ export function createApi({ database, publish, env = process.env, limits = {} }:
     },
   );
   server.timeout = all.idleTimeout;
-  server.maxConnections = all.maxConnections;
-  limitPerClient(server, all.connectionsPerClient, all.headersTimeout, env);
+  limitConnections(server, { perClient: all.connectionsPerClient, total: all.maxConnections, headersTimeout: all.headersTimeout }, env);
   server.on('close', () => void options.events.close());
   return server;
 }
