@@ -129,6 +129,15 @@ describe('devPinsFor', () => {
     assert.match(repinned.refused[0]?.reason ?? '', /QA token/);
   });
 
+  it('unpins only at the browser’s own action (its page, or an address typed in it), never from another site’s link', () => {
+    const cookie = sentBack(pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`)).setCookie);
+    const from = (site: string) => pinsOf({ url: '/title/604?remote.remote-title=clear', headers: { cookie, 'sec-fetch-site': site } });
+    for (const site of ['cross-site', 'same-site']) {
+      assert.deepEqual(from(site), { pins: { 'remote-title': 'http://localhost:3003' }, token, refused: [], setCookie: null }, site);
+    }
+    for (const site of ['same-origin', 'none']) assert.deepEqual(from(site).pins, {}, site);
+  });
+
   it('takes no pin from a cookie it did not write, or one naming another origin', () => {
     const forged = (stored: unknown) => `${DEV_PIN_COOKIE}=${Buffer.from(JSON.stringify(stored)).toString('base64url')}`;
     assert.deepEqual(pinsOf({ url: '/', headers: { cookie: forged({ token: `1999999999.${'a'.repeat(22)}.${'a'.repeat(43)}`, pins: { 'remote-title': 'http://localhost:3003' } }) } }).pins, {});

@@ -124,6 +124,11 @@ export function devPinsFor(
   // A new pin needs the token with it (the address's, or the header's): a link from elsewhere
   // cannot re-point a developer's pinned browser with the token its cookie holds.
   const offered = [params.get(QA_TOKEN_PARAM), typeof headerToken === 'string' ? headerToken : null].find(valid) ?? null;
+  // Unpinning is the browser's own doing (the banner's Clear, or an address typed in it), never a
+  // link from another site's page: a browser names a request's origin in Sec-Fetch-Site. (Without
+  // the header, a client that is not a browser, or a site served over plain HTTP, it is taken.)
+  const site = req.headers['sec-fetch-site'];
+  const ownAction = site === undefined || site === 'same-origin' || site === 'none';
   const token = offered ?? (stored && valid(stored.token) ? stored.token : null);
 
   // The cookie's pins stand only with the token they were stored with, still valid.
@@ -135,10 +140,9 @@ export function devPinsFor(
     if (remote === undefined || !remotes.includes(remote)) continue;
     const parsed = parseDevPin(value);
     if (parsed === null) {
-      // A version or "clear": this remote no longer comes from a dev server. No token needed:
-      // unpinning only takes code off the browser (the QA token lives in an HttpOnly cookie the
-      // page cannot send beside it), so a link that unpins costs at most a re-pin.
-      if (remote in pins) {
+      // A version or "clear": this remote no longer comes from a dev server. No token needed (the
+      // QA token lives in an HttpOnly cookie the page cannot send beside it), only the browser's own action.
+      if (remote in pins && ownAction) {
         delete pins[remote];
         changed = true;
       }
