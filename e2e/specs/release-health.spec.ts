@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Request } from '@playwright/test';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { expect } from '../support/test';
 import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
 import { copyBuildAs } from '../support/buildCopy.mjs';
@@ -34,6 +36,11 @@ const HEALTHY_SESSIONS = 22;
 // Visitors at once: each mostly waits for its page to send its reports, a few seconds after it
 // loaded. More would load the machine enough to slow the server renders of the specs running beside.
 const AT_ONCE = 4;
+/** The release console of the control-plane API `npm start` runs (it reads every environment's store). */
+const CONSOLE = 'http://127.0.0.1:8070/console/';
+const PERSON = `health-owner-${run}`;
+const execute = promisify(execFile);
+const tokens = async (...args: string[]) => (await execute('npm', ['run', '--silent', 'tokens', '--', ...args], { cwd: root })).stdout.trim();
 
 // The guard as `npm start` runs it: every 5 s.
 const test = testWithShell(ENVIRONMENT, { guard: {} });
@@ -127,6 +134,25 @@ test.beforeAll(async ({ specShell }) => {
   await cli('rollout', 'stable', REMOTE, STABLE);
 });
 
+/**
+ * A release owner watching remote-auth in the console, signed in with a person's link: the
+ * environment's overview and the remote's own page, open side by side and never reloaded.
+ */
+async function watchInConsole(browser: Browser): Promise<{ context: BrowserContext; overview: Page; remote: Page; reloaded(): Promise<boolean> }> {
+  const link = await tokens('create', PERSON, '--remotes', REMOTE, '--environments', ENVIRONMENT, '--actions', 'status', '--person');
+  const context = await browser.newContext();
+  const overview = await context.newPage();
+  await overview.goto(link);
+  await expect(overview.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` })).toBeVisible();
+  const remote = await context.newPage();
+  await remote.goto(`${CONSOLE}#/${ENVIRONMENT}/remote/${REMOTE}`);
+  await expect(remote.getByRole('heading', { name: `${REMOTE} in ${ENVIRONMENT}` })).toBeVisible();
+  // A reload would drop this mark: what the pages show at the end came to them live.
+  for (const page of [overview, remote]) await page.evaluate(() => ((window as unknown as { keptSinceOpened: boolean }).keptSinceOpened = true));
+  const reloaded = async () => (await Promise.all([overview, remote].map((page) => page.evaluate(() => (window as unknown as { keptSinceOpened?: boolean }).keptSinceOpened !== true)))).some(Boolean);
+  return { context, overview, remote, reloaded };
+}
+
 test.afterAll(async () => {
   await Promise.all(networks.map((network) => network.close()));
   for (const version of [STABLE, BROKEN, HEALTHY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
@@ -137,46 +163,69 @@ test.afterAll(async () => {
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
 });
 
-test('a 50% canary whose page chunk is missing is rolled back by the guard, with no command, once its first 8 or so sessions failed', async ({ browser, baseURL }) => {
+test('a 50% canary whose page chunk is missing is rolled back by the guard, with no command, once its first 8 or so sessions failed; an open console shows it live', async ({ browser, baseURL }) => {
   test.setTimeout(300_000);
-  await cli('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
+  const watching = await watchInConsole(browser);
+  try {
+    await cli('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
+    await expect(watching.remote.getByText(`Serves: stable ${STABLE}, canary ${BROKEN} at 50 %.`)).toBeVisible({ timeout: 5_000 });
+    // Meanwhile the overview (its charts read again every 5 s) shows the canary's failure rate rise
+    // above 0 over its sessions, before the guard takes it away.
+    const card = watching.overview.getByRole('listitem').filter({ has: watching.overview.getByRole('heading', { name: REMOTE, exact: true }) });
+    const failing = new RegExp(`^${BROKEN.replace(/\./g, '\\.')} \\(canary\\): (?!0\\.0 %)[\\d.]+ % of [1-9]\\d*$`);
+    const failureShown = expect(card.getByText(failing)).toBeVisible({ timeout: 240_000 }).then(
+      () => true,
+      () => false,
+    );
 
-  const { visits, metAt } = await visitUntil(browser, baseURL!, BROKEN, VISITORS_MEETING_THE_CANARY);
-  // Every visitor saw a working page (checked in visit()); those in the canary got stable instead, and said so.
-  const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
-  // The guard needs some of them: a canary that fails every session is judged after 8 failures
-  // (docs/release-health.md), and rolled back after no more than a few more.
-  expect(metCanary.length).toBeGreaterThanOrEqual(8);
-  for (const one of metCanary) {
-    expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
-    // Counted once: by the page's report, or by the server that saw the canary fail (then the page says nothing of it).
-    if (one.fellBackFrom?.counted) expect(one.reports).not.toContainEqual(expect.objectContaining({ release: BROKEN }));
-    else expect(one.reports).toContainEqual({ remote: REMOTE, release: BROKEN, channel: 'canary', outcome: 'fell-back' });
-  }
-  // No report names the member, the page or anything but the schema's fields.
-  for (const report of visits.flatMap((one) => one.reports)) {
-    expect(Object.keys(report as object).every((key) => ['remote', 'release', 'channel', 'outcome', 'vitals'].includes(key))).toBe(true);
-  }
+    const { visits, metAt } = await visitUntil(browser, baseURL!, BROKEN, VISITORS_MEETING_THE_CANARY);
+    // Every visitor saw a working page (checked in visit()); those in the canary got stable instead, and said so.
+    const metCanary = visits.filter((one) => one.fellBackFrom?.version === BROKEN);
+    // The guard needs some of them: a canary that fails every session is judged after 8 failures
+    // (docs/release-health.md), and rolled back after no more than a few more.
+    expect(metCanary.length).toBeGreaterThanOrEqual(8);
+    for (const one of metCanary) {
+      expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
+      // Counted once: by the page's report, or by the server that saw the canary fail (then the page says nothing of it).
+      if (one.fellBackFrom?.counted) expect(one.reports).not.toContainEqual(expect.objectContaining({ release: BROKEN }));
+      else expect(one.reports).toContainEqual({ remote: REMOTE, release: BROKEN, channel: 'canary', outcome: 'fell-back' });
+    }
+    // No report names the member, the page or anything but the schema's fields.
+    for (const report of visits.flatMap((one) => one.reports)) {
+      expect(Object.keys(report as object).every((key) => ['remote', 'release', 'channel', 'outcome', 'vitals'].includes(key))).toBe(true);
+    }
 
-  await expect.poll(async () => (await rollout()).remotes[REMOTE]!.canary, { timeout: 60_000 - (Date.now() - metAt), intervals: [500] }).toBeUndefined();
-  console.log(`rolled back ${((Date.now() - metAt) / 1000).toFixed(1)} s after the last visits, ${metCanary.length} of ${visits.length} visitors having met the canary`);
-  const rollback = (await rollout()).guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
-  expect(rollback).toMatchObject({ action: 'rollback' });
-  // Within 15 s of the 8th failed session's beacon, with npm start's guard interval.
-  const eighth = metCanary.map((one) => one.sentAt).sort((a, b) => a - b)[7]!;
-  const after = Date.parse(rollback!.at) - eighth;
-  console.log(`rolled back ${(after / 1000).toFixed(1)} s after the 8th failed session's beacon`);
-  expect(after).toBeLessThanOrEqual(15_000);
-  const [, failed, sessions] = /^failure rate: canary .* failed (\d+) of (\d+) sessions/.exec(rollback!.reason) ?? [];
-  // Judged once 8 sessions had all failed; the beacons of the visitors already on their way may add a few.
-  expect(Number(failed)).toBeGreaterThanOrEqual(8);
-  expect(Number(failed)).toBe(Number(sessions));
-  expect(Number(failed)).toBeLessThanOrEqual(8 + 2 * AT_ONCE);
+    await expect.poll(async () => (await rollout()).remotes[REMOTE]!.canary, { timeout: 60_000 - (Date.now() - metAt), intervals: [500] }).toBeUndefined();
+    console.log(`rolled back ${((Date.now() - metAt) / 1000).toFixed(1)} s after the last visits, ${metCanary.length} of ${visits.length} visitors having met the canary`);
+    const rollback = (await rollout()).guardHistory?.find((entry) => entry.remote === REMOTE && entry.version === BROKEN);
+    expect(rollback).toMatchObject({ action: 'rollback' });
+    // Within 15 s of the 8th failed session's beacon, with npm start's guard interval.
+    const eighth = metCanary.map((one) => one.sentAt).sort((a, b) => a - b)[7]!;
+    const after = Date.parse(rollback!.at) - eighth;
+    console.log(`rolled back ${(after / 1000).toFixed(1)} s after the 8th failed session's beacon`);
+    expect(after).toBeLessThanOrEqual(15_000);
+    const [, failed, sessions] = /^failure rate: canary .* failed (\d+) of (\d+) sessions/.exec(rollback!.reason) ?? [];
+    // Judged once 8 sessions had all failed; the beacons of the visitors already on their way may add a few.
+    expect(Number(failed)).toBeGreaterThanOrEqual(8);
+    expect(Number(failed)).toBe(Number(sessions));
+    expect(Number(failed)).toBeLessThanOrEqual(8 + 2 * AT_ONCE);
 
-  // From now on every visitor gets stable, and a working page.
-  for (const after of await Promise.all(Array.from({ length: 4 }, () => visit(browser, baseURL!)))) {
-    expect(after).toMatchObject({ version: STABLE, channel: 'stable' });
-    expect(after.fellBackFrom).toBeUndefined();
+    // From now on every visitor gets stable, and a working page.
+    for (const after of await Promise.all(Array.from({ length: 4 }, () => visit(browser, baseURL!)))) {
+      expect(after).toMatchObject({ version: STABLE, channel: 'stable' });
+      expect(after.fellBackFrom).toBeUndefined();
+    }
+
+    // The console, never reloaded, has followed: the canary's failure rate in the overview, then the
+    // guard's rollback on the remote's page.
+    expect(await failureShown, `the overview showed ${BROKEN}'s failure rate above 0 while it was the canary`).toBe(true);
+    await expect(watching.remote.getByText(`Serves: stable ${STABLE}, no canary.`)).toBeVisible({ timeout: 5_000 });
+    const trail = watching.remote.getByRole('table', { name: `Changes to ${REMOTE} in ${ENVIRONMENT}, newest first` });
+    await expect(trail.getByRole('row').filter({ hasText: /guard@/ }).filter({ hasText: 'rollback' }).first()).toBeVisible({ timeout: 5_000 });
+    expect(await watching.reloaded(), 'the console pages were never reloaded').toBe(false);
+  } finally {
+    await watching.context.close();
+    await tokens('revoke', PERSON).catch(() => {});
   }
 });
 
