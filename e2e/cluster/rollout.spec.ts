@@ -67,6 +67,41 @@ test('a canary set with the CLI is on the pages of every instance within a secon
   }
 });
 
+test('a release owner sets a canary in the console, and every instance serves it within a second', async ({ page }) => {
+  const STABLE = `6.2.0-e2e.${run}`;
+  const CANARY = `6.3.0-e2e.${run}`;
+  const PERSON = `cluster-owner-${run}`;
+  await allReady();
+  const before = await servedNow();
+  const unpublish = await publishCopies(REMOTE, [{ version: STABLE }, { version: CANARY }]);
+  try {
+    await npmRun('rollout', 'stable', REMOTE, STABLE);
+    await npmRun('rollout', 'canary', REMOTE, CANARY, '--percent', '10');
+    const link = (await npmRun('tokens', 'create', PERSON, '--remotes', REMOTE, '--environments', clusterEnvironment, '--actions', 'canary,rollback,status', '--person')).trim();
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: `Every remote in ${clusterEnvironment}` })).toBeVisible();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: REMOTE, exact: true }) });
+    await card.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Set the canary: ${REMOTE} in ${clusterEnvironment}` });
+    await dialog.getByLabel('Share of members (%)').fill('40');
+    const since = await mapVersion(clusterEnvironment);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    const set = Date.now();
+    await expect(dialog).toBeHidden();
+    const percentEverywhere = async () =>
+      (await Promise.all([...instanceOrigins(), ...Array.from({ length: 4 }, () => siteUrl)].map(remotesJsonOf))).map((map) => map.remotes[REMOTE]?.canary?.percent ?? null);
+    await expect.poll(percentEverywhere, { timeout: 1_500, intervals: [50] }).toEqual(Array.from({ length: instanceOrigins().length + 4 }, () => 40));
+    console.log(`the console's 40 % on every instance ${Date.now() - set} ms after Confirm`);
+    await expect(card.getByText(`${CANARY} at 40 %`)).toBeVisible();
+    // The change is the person's in the audit trail every instance's store holds.
+    expect((await auditSince(clusterEnvironment, since)).filter((entry) => entry.actor === `person:${PERSON}`).map((entry) => entry.action)).toContain('canary');
+  } finally {
+    await npmRun('tokens', 'revoke', PERSON).catch(() => '');
+    await unpublish();
+    await putBack(before);
+  }
+});
+
 interface Visit {
   channel: string;
   version: string;

@@ -64,7 +64,7 @@ export async function underLoad(path: string, rate: number, seconds: number, dur
 }
 
 /** `npm run rollout -- …` or `npm run release -- …` as a release owner types it, in the cluster's environment. */
-export async function npmRun(script: 'rollout' | 'release', ...args: string[]): Promise<string> {
+export async function npmRun(script: 'rollout' | 'release' | 'tokens', ...args: string[]): Promise<string> {
   const { stdout } = await execute('npm', ['run', '--silent', script, '--', ...args], {
     cwd: root,
     env: { ...process.env, NETNET_ENV: clusterEnvironment },
