@@ -68,8 +68,8 @@ test('a canary set with the CLI is on the pages of every instance within a secon
 });
 
 test('a release owner sets a canary in the console, and every instance serves it within a second', async ({ page }) => {
-  const STABLE = `6.2.0-e2e.${run}`;
-  const CANARY = `6.3.0-e2e.${run}`;
+  const STABLE = `6.6.0-e2e.${run}`;
+  const CANARY = `6.7.0-e2e.${run}`;
   const PERSON = `cluster-owner-${run}`;
   await allReady();
   const before = await servedNow();
