@@ -167,13 +167,16 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     expect(metCanary.length).toBeGreaterThanOrEqual(8);
     for (const one of metCanary) expect(one).toMatchObject({ version: STABLE, channel: 'stable' });
 
-    // Both instances took reports of this rollout (nginx spread the beacons), and together all the canary's failures.
+    // Both instances took reports of this rollout (nginx spread the beacons), and together all the
+    // canary's failures: the last visitors' beacons left their pages, and may still be on their way
+    // into the instances' counts, when the guard's rollback ends the visits.
+    const reports = (samples: Awaited<ReturnType<typeof metricsOf>>, labels: Record<string, string>) => sumOf(samples, 'netnet_health_reports_total', { remote: REMOTE, ...labels });
+    const failuresCounted = async () => (await Promise.all(instanceOrigins().map(metricsOf))).reduce((sum, samples) => sum + reports(samples, { release: BROKEN, channel: 'canary', outcome: 'fell-back' }), 0);
+    await expect.poll(failuresCounted, { timeout: 10_000 }).toBe(metCanary.length);
     const perInstance = await Promise.all(instanceOrigins().map(metricsOf));
-    const reports = (samples: (typeof perInstance)[number], labels: Record<string, string>) => sumOf(samples, 'netnet_health_reports_total', { remote: REMOTE, ...labels });
     const taken = perInstance.map((samples) => reports(samples, { release: STABLE }) + reports(samples, { release: BROKEN }));
     console.log(`reports taken by each instance: ${taken.join(', ')}; ${metCanary.length} of ${visits.length} visitors met the canary`);
     for (const count of taken) expect(count).toBeGreaterThan(0);
-    expect(perInstance.reduce((sum, samples) => sum + reports(samples, { release: BROKEN, channel: 'canary', outcome: 'fell-back' }), 0)).toBe(metCanary.length);
 
     // One rollback, by one guard: an instance's, the lease holder's at the time.
     const rollout = (await readMap<{ guardHistory?: GuardEntry[] }>(clusterEnvironment))!;
