@@ -1,9 +1,10 @@
 // What one instance of the shell's server knows of the store: the environment's rollout map, the
-// published releases and the QA tokens that stand, kept in memory and served from there on every request. It hears changes
-// through LISTEN/NOTIFY on a connection of its own, reads everything again whenever that
-// connection is made again (a notification sent while it was down is never heard), and polls the
-// map's version every few seconds as a backstop. The database being away, slow or suddenly
-// empty never means "no releases": the last good map stays, and state() says how old it is.
+// published releases and the QA tokens that stand, kept in memory and served from there on every
+// request. It hears changes through LISTEN/NOTIFY on a connection of its own, reads everything
+// again whenever that connection is made again (a notification sent while it was down is never
+// heard), and polls the map's version every few seconds as a backstop. The database being away,
+// slow or suddenly empty never means "no releases": the last good map stays, and state() says how
+// old it is.
 import pg from 'pg';
 import { DeployError } from '../deploy/tree.ts';
 import { messageOf } from '../errors.ts';
