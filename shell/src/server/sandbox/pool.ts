@@ -114,7 +114,7 @@ const LOG_LINES_PER_MINUTE = 30;
 interface Worker {
   child: ChildProcess;
   ready: boolean;
-  /** When it took its first render. */
+  /** When it was ready to take renders. */
   readyAt: number;
   /** Running at the lowest CPU priority, and throttled, since a render of its went late. */
   lowered: boolean;
