@@ -104,7 +104,7 @@ test.afterAll(async () => {
 });
 
 test('a QA link: the token moves into an HttpOnly cookie before the page loads anything; no request or log line carries it', async ({ browser, baseURL }) => {
-  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'Q'.repeat(43)}`;
+  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'q'.repeat(22)}.${'Q'.repeat(43)}`;
   const logged: string[] = [];
   const methods = ['log', 'warn', 'error', 'info'] as const;
   const originals = methods.map((method) => console[method]);
