@@ -5,9 +5,8 @@
 //   list [--env production]                      the environment's tokens of the last week
 //   revoke <id>                                  its next page load pins nothing
 // Making one needs NETNET_QA_SECRET, the secret the servers that build /remotes.json check tokens with.
-import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { runCli } from '../src/deploy/cli.ts';
+import { cliActor, runCli } from '../src/deploy/cli.ts';
 import { MAX_TOKEN_HOURS, newQaTokenId, signQaToken } from '../src/deploy/qaToken.ts';
 import { DeployError } from '../src/deploy/tree.ts';
 import { openDatabase } from '../src/store/database.ts';
@@ -26,7 +25,7 @@ async function main() {
   const [command, id, ...rest] = positionals;
   if (values.help) return console.log(USAGE);
   const environment = environmentName(process.env, values.env);
-  const actor = `${userInfo().username}@${hostname()}`;
+  const actor = cliActor();
   if (command === undefined) {
     const madeFor = values.for?.trim();
     if (!madeFor) throw new DeployError(`--for <who> names the person the token is for.\n${USAGE}`);

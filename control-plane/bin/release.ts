@@ -5,14 +5,14 @@
 // archive instead, which verifies and publishes it (docs/pipelines.md).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { hostname, tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { apiTarget, callApi, type ApiTarget } from '../src/api/client.ts';
 import { packDirectory } from '../src/api/packArchive.ts';
-import { runCli } from '../src/deploy/cli.ts';
+import { cliActor, runCli } from '../src/deploy/cli.ts';
 import { copyBuild } from '../src/deploy/copyBuild.ts';
 import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
 import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
@@ -118,7 +118,7 @@ async function main() {
     rmSync(staging, { recursive: true, force: true });
   }
   // Registered once its files are in place: the map never names a release the origin lacks.
-  const db = await openDatabase({ max: 1, role: 'cli', actor: `${userInfo().username}@${hostname()}` });
+  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
   try {
     await registerRelease(db.pool, remote, version, entryIntegrity(target));
   } finally {

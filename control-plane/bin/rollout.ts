@@ -6,11 +6,10 @@
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
 // With NETNET_CONTROL_URL and NETNET_TOKEN set, every command but `guard` goes through the
 // control-plane API instead (docs/pipelines.md).
-import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { apiTarget } from '../src/api/client.ts';
 import { rolloutThroughApi } from '../src/api/rolloutClient.ts';
-import { runCli } from '../src/deploy/cli.ts';
+import { cliActor, runCli } from '../src/deploy/cli.ts';
 import { OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
 import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
 import { healthReport } from '../src/deploy/healthStatus.ts';
@@ -67,7 +66,7 @@ function describe(rollout: Rollout | null, remote: string, releases: Releases) {
   return `${remote.padEnd(14)} ${parts.filter(Boolean).join(' · ')}`;
 }
 
-const actor = () => `${userInfo().username}@${hostname()}`;
+const actor = cliActor;
 
 const parseFlags = () =>
   parseArgs({

@@ -6,12 +6,11 @@
 //   link <name>
 //   list
 //   revoke <name>
-import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { consoleUrl, createSignInLink, LINK_HOURS } from '../src/api/console/sessions.ts';
 import { controlPort } from '../src/api/port.ts';
 import { ACTIONS, createToken, listTokens, parseList, revokeToken } from '../src/api/tokens.ts';
-import { runCli } from '../src/deploy/cli.ts';
+import { cliActor, runCli } from '../src/deploy/cli.ts';
 import { DeployError } from '../src/deploy/tree.ts';
 import { openDatabase } from '../src/store/database.ts';
 
@@ -42,7 +41,7 @@ async function main() {
     throw new DeployError(`--remotes, --environments, --actions and --person are options of "create" only.`);
   }
   if (rest.length || (command === 'list' ? name !== undefined : name === undefined)) throw new DeployError(USAGE);
-  const db = await openDatabase({ max: 1, role: 'cli', actor: `${userInfo().username}@${hostname()}` });
+  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
   try {
     if (command === 'create') {
       const scope = {
@@ -51,7 +50,7 @@ async function main() {
         actions: parseList('actions', values.actions),
       };
       const person = values.person === true;
-      const token = await createToken(db.pool, name ?? '', scope, `${userInfo().username}@${hostname()}`, { person });
+      const token = await createToken(db.pool, name ?? '', scope, cliActor(), { person });
       console.error(`${person ? 'person' : 'token'} "${name}": remotes ${scope.remotes.join(',')} · environments ${scope.environments.join(',')} · actions ${scope.actions.join(',')}`);
       if (person) await printLink(db.pool, name ?? '');
       else {

@@ -1,6 +1,10 @@
 // How the deploy CLIs end: a mistake at the keyboard is one readable line and exit code 1.
+import { hostname, userInfo } from 'node:os';
 import { codeOf, messageOf } from '../errors.ts';
 import { DeployError } from './tree.ts';
+
+/** Who runs a command, as the audit trail names them: `user@host`. */
+export const cliActor = (): string => `${userInfo().username}@${hostname()}`;
 
 export function runCli(main: () => Promise<void>): void {
   Promise.resolve()
