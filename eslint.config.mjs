@@ -19,8 +19,9 @@ const packageJson = (dir) => JSON.parse(readFileSync(join(root, dir, 'package.js
 // The workspaces come from the root package.json and the remotes from the site table, so a new
 // app is guarded the moment it is added there.
 const workspaces = packageJson('.').workspaces;
-const { remotes } = require('./scripts/site.cjs');
-const apps = workspaces.filter((workspace) => workspace !== 'shared');
+const { remotes, apps: siteTable } = require('./scripts/site.cjs');
+// Libraries (`shared`, `rollout`) are imported by apps and import none.
+const apps = workspaces.filter((workspace) => siteTable[workspace]?.kind !== 'library');
 const packageName = Object.fromEntries(workspaces.map((workspace) => [workspace, packageJson(workspace).name]));
 
 // What `@netnet/shared` lets other packages import: the files its `exports` name, nothing deeper.
@@ -54,14 +55,18 @@ function restrictedSpecifiers(workspace) {
 
 /** The workspaces that a workspace must never import (dependency direction, docs/architecture.md). */
 function forbiddenWorkspaces(workspace) {
-  if (workspace === 'shared') return apps;
-  if (remotes.includes(workspace)) return apps.filter((app) => app !== workspace);
+  if (workspace === 'shared') return [...apps, 'rollout'];
+  // The rollout rule is pure: it imports no app and not `shared` either (the singleton the remotes
+  // ship), so the control plane runs it without any browser code.
+  if (workspace === 'rollout') return [...apps, 'shared'];
+  // A remote is shown the release the shell chose; which one, and why, is no business of its code.
+  if (remotes.includes(workspace)) return [...apps.filter((app) => app !== workspace), 'rollout'];
   // The shell loads remotes at run time through Module Federation, never by a static import.
   if (workspace === 'shell') return apps.filter((app) => app !== 'shell');
   // The catalogue is a service of its own: it serves the apps, it does not import them.
   if (workspace === 'catalogue') return apps.filter((app) => app !== 'catalogue');
   // The release console talks to the control plane over HTTP only; it imports `shared` alone.
-  if (workspace === 'console') return apps.filter((app) => app !== 'console');
+  if (workspace === 'console') return [...apps.filter((app) => app !== 'console'), 'rollout'];
   // The control plane decides which release is served; it reads builds from disk, never imports an app.
   if (workspace === 'control-plane') return apps.filter((app) => app !== 'control-plane');
   return [];
@@ -69,11 +74,12 @@ function forbiddenWorkspaces(workspace) {
 
 function whyForbidden(workspace) {
   if (workspace === 'shared') return '`shared` is the contract every app imports; it imports no app.';
+  if (workspace === 'rollout') return 'The rollout rule is a library of pure code; it imports no other workspace.';
   if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
   if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';
   if (workspace === 'console') return 'The release console reaches the control plane over HTTP; it imports `shared` only.';
-  return 'Remotes never import each other (or the shell): share through `@netnet/shared`.';
+  return 'Remotes never import each other, the shell or the rollout rule: share through `@netnet/shared`.';
 }
 
 /**

@@ -1,8 +1,12 @@
 // Runs every workspace's unit tests in one Jest process; the workspaces come from scripts/site.cjs.
+// An ES-module workspace ("type": "module") names its config jest.config.cjs.
+const { existsSync } = require('node:fs');
 const { testedApps } = require('./scripts/site.cjs');
 
+const configOf = (dir) => (existsSync(`${__dirname}/${dir}/jest.config.cjs`) ? `<rootDir>/${dir}/jest.config.cjs` : `<rootDir>/${dir}/jest.config.js`);
+
 module.exports = {
-  projects: testedApps.map((dir) => `<rootDir>/${dir}/jest.config.js`),
+  projects: testedApps.map(configOf),
   // Jest's default leaves a core idle (cores − 1); on a two-core machine that halves the pace.
   maxWorkers: '100%',
 };

@@ -10,6 +10,8 @@ const path = require('node:path');
  */
 const apps = {
   shared: { kind: 'library' },
+  // The rollout rule (which release a member gets), bundled into the shell and run by the control plane.
+  rollout: { kind: 'library' },
   catalogue: { kind: 'service', port: 7070 },
   shell: { kind: 'host', port: 8080 },
   'remote-auth': { kind: 'remote', port: 3001 },

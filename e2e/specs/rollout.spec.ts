@@ -10,7 +10,7 @@ import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { testWithShell } from '../support/specShell';
-import { bucketOf } from '../../shell/src/rollout/bucket';
+import { bucketOf } from '@netnet/rollout';
 import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout

@@ -62,7 +62,7 @@ export const LIMITS = Object.freeze({
 
 // Webpack's [contenthash:10] names: the same test as scripts/serve.mjs's HASHED.
 const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
-// A version folder exactly as control-plane/src/deploy/tree.ts accepts it (semver, no build metadata).
+// A version folder exactly as rollout/src/version.ts accepts it (semver, no build metadata).
 const NUMBER = '(?:0|[1-9][0-9]*)';
 const PRERELEASE = '(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
 const VERSION = `${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-${PRERELEASE}(?:\\.${PRERELEASE})*)?`;

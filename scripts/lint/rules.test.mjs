@@ -68,6 +68,15 @@ test('shared importing an app fails', async () => {
   await expectFired('shared/src/planted.ts', "import '../../e2e/playwright.config';\n", ['import-x/no-restricted-paths']);
 });
 
+test('the rollout rule imports no other workspace, and no remote imports it', async () => {
+  await expectFired('rollout/src/planted.ts', "import '../../shell/src/bootstrap';\n", ['import-x/no-restricted-paths']);
+  await expectFired('rollout/src/planted.ts', "import '@netnet/shared';\n", ['no-restricted-imports']);
+  await expectFired(REMOTE, "import { bucketOf } from '@netnet/rollout';\nexport { bucketOf };\n", ['no-restricted-imports']);
+  // The shell and the control plane use it.
+  await expectClean('shell/src/planted.ts', "import { chooseRelease } from '@netnet/rollout';\nexport { chooseRelease };\n");
+  await expectClean('control-plane/src/planted.ts', "import { isVersion } from '@netnet/rollout';\nexport { isVersion };\n");
+});
+
 test('the control plane importing an app fails: it reads builds from disk, never imports one', async () => {
   const PLANTED = 'control-plane/src/planted.ts';
   for (const app of ['shell', 'remote-title']) {
@@ -76,7 +85,7 @@ test('the control plane importing an app fails: it reads builds from disk, never
   }
   await expectFired(PLANTED, "import '@netnet/catalogue';\n", ['no-restricted-imports']);
   // Its own modules, named by their .ts file as tsx runs them, pass.
-  await expectClean(PLANTED, "import { isVersion } from './deploy/tree.ts';\nexport { isVersion };\n");
+  await expectClean(PLANTED, "import { compareVersions } from './deploy/tree.ts';\nexport { compareVersions };\n");
 });
 
 test('a deep import into @netnet/shared fails; its exports pass', async () => {

@@ -1,10 +1,10 @@
 // Dev pins (./devPin.ts): that a valid QA token is needed, what the cookie keeps and when it goes,
 // and what the map names for the pinned browser. Which origins may be pinned (loopback only) is
-// shared's rule, tested beside it (shared/src/devPin/devPin.test.ts).
+// the rollout package's rule, tested beside it (rollout/src/devPin/devPin.test.ts).
 // Run: node --import tsx --test control-plane/src/deploy/devPin.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
 import { DEV_PIN_COOKIE, devPinSources, devPinsFor, type DevPinRequest } from './devPin.ts';
 import { newQaTokenId, signQaToken } from './qaToken.ts';
 import { remoteMapFor } from './remoteMap.ts';
@@ -158,7 +158,7 @@ describe('what the pinned browser gets', () => {
     assert.deepEqual(pinned.remotes['remote-title']?.dev, { origin: 'http://localhost:3003', entry: 'http://localhost:3003/mf-manifest.json' });
     assert.equal(pinned.remotes['remote-search']?.dev, undefined);
     const everyone = remoteMapFor(ENVIRONMENT, known, env);
-    assert.ok(Object.values(everyone.remotes).every((rollout) => rollout.dev === undefined));
+    assert.ok(Object.values(everyone.remotes).every((rollout) => rollout?.dev === undefined));
   });
 
   it("gives the page's policy the dev servers' origins, and their websockets under every loopback name", () => {

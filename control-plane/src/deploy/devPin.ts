@@ -11,15 +11,10 @@
 //    server needs it on every page request (the page's CSP names the origin, and the server leaves
 //    that area to the browser), and page scripts need never read it. The address bar and shared
 //    links never carry it (the shell takes the parameters out at boot).
-import { createRequire } from 'node:module';
+// The rule is the rollout package's (the shell applies it too).
+import { loopbackOrigin, parseDevPin, TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
+import { PIN_PARAM } from '@netnet/rollout/dev-pin/origin';
 import { verifyQaToken } from './qaToken.ts';
-
-// The rule is shared's (the shell applies it too). `shared` is CommonJS TypeScript: required, every
-// TypeScript loader this runs under (tsx for the servers, Playwright's for the e2e specs that
-// start a shell) hands over all its exports; an ES import of it loses some under Playwright's.
-const require = createRequire(import.meta.url);
-const { loopbackOrigin, parseDevPin, TOKEN_NEEDED } = require('@netnet/shared/dev-pin') as typeof import('@netnet/shared/dev-pin');
-const { PIN_PARAM } = require('@netnet/shared/dev-pin/origin') as typeof import('@netnet/shared/dev-pin/origin');
 
 export const DEV_PIN_COOKIE = 'netnet-dev-pin';
 

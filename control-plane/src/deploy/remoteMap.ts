@@ -4,32 +4,14 @@
 // the shell loads it only as published; and each remote lists the versions QA may pin here
 // (`pinnable`). Built from what the instance holds in memory (control-plane/src/store/liveMap.ts),
 // never from a database round trip per request.
-import { site, type BuiltRelease } from '../site.ts';
+// The map's shape is the rollout rule's (@netnet/rollout), the one the shell reads it by.
+import type { Release, RemoteMap, RemoteRollout } from '@netnet/rollout';
+import { site } from '../site.ts';
 import type { Releases } from '../store/releases.ts';
 import type { Rollout } from '../store/rollouts.ts';
-import type { Integrity } from './integrity.ts';
 import { verifyQaToken } from './qaToken.ts';
 
-/** A release as /remotes.json names it: where its entry is, and the hashes to check it by. */
-export interface ServedRelease extends BuiltRelease {
-  integrity?: Integrity;
-}
-
-export interface RemoteMapEntry {
-  stable: ServedRelease;
-  canary?: ServedRelease & { percent: number };
-  pinnable: ServedRelease[];
-  /**
-   * A dev server this browser alone loads the remote from (./devPin.ts): present only in the map
-   * of a request whose dev pin the server accepted. No hashes: a dev server's files change.
-   */
-  dev?: { origin: string; entry: string };
-}
-
-export interface RemoteMap {
-  environment: string;
-  remotes: Record<string, RemoteMapEntry>;
-}
+export type { RemoteMap };
 
 /** No QA token stands (a caller that read none from the store). */
 const NO_TOKENS: ReadonlySet<string> = new Set();
@@ -61,20 +43,20 @@ export function remoteMapFor(
   { rollout, releases, qaTokens }: { rollout: Rollout | null; releases: Releases; qaTokens?: ReadonlySet<string> },
   env: NodeJS.ProcessEnv = process.env,
   { qaToken, devPins = {} }: { qaToken?: string | undefined; devPins?: Record<string, string> } = {},
-): RemoteMap {
+): RemoteMap & { environment: string } {
   const policy = pinPolicy(environment, rollout, { env, qaToken, qaTokens });
   const base = site.remoteMap(env).remotes;
   const cdn = site.deployOrigin(env);
-  const release = (remote: string, version: string): ServedRelease => {
+  const release = (remote: string, version: string): Release => {
     const integrity = releases.get(remote)?.find((known) => known.version === version)?.integrity;
     return { version, entry: `${cdn}/${remote}/${version}/mf-manifest.json`, ...(integrity && { integrity }) };
   };
-  const ownBuild = (remote: string): BuiltRelease => {
+  const ownBuild = (remote: string): Release => {
     const built = base[remote];
     if (!built) throw new Error(`scripts/site.cjs gives no build of ${remote}`);
     return built.stable;
   };
-  const remotes: Record<string, RemoteMapEntry> = {};
+  const remotes: Record<string, RemoteRollout> = {};
   for (const remote of site.remotes) {
     const plan = rollout?.remotes[remote];
     const rolledBack = new Set(policy.rolledBackPinnable ? [] : (plan?.rolledBack ?? []));

@@ -3,16 +3,13 @@
 // Shared by the release CLI and `npm start`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isVersion } from '@netnet/rollout';
 import semver from 'semver';
 import { site } from '../site.ts';
 
 /** A mistake of the person at the keyboard: printed as one line, exit code 1. */
 export class DeployError extends Error {}
 
-// The one version rule (the shell applies the same one, shell/src/federation/version.ts): a
-// semantic version exactly as semver writes it, so "v1.0.0", " 1.0.0" and build metadata
-// ("1.0.0+x", which semver ignores when comparing) are refused — a version names one folder and URL.
-export const isVersion = (value: unknown): value is string => typeof value === 'string' && semver.valid(value) === value;
 
 export function assertRemote(remote: string | undefined): string {
   if (remote === undefined || !site.remotes.includes(remote)) {

@@ -7,7 +7,7 @@
 // batch carries the page's ticket, which the collector verifies (control-plane/src/health/ticket.ts)
 // and never keeps: only what its signature vouches for is used.
 import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
-import { isVersion } from '../deploy/tree.ts';
+import { isVersion } from '@netnet/rollout';
 import { site } from '../site.ts';
 
 // The limits are the browser's too (shared/src/health/reportLimits.json), so it never sends a

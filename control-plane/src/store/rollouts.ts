@@ -9,7 +9,8 @@
 // netnet_rollout) in the same transaction. A command that loses the race reads
 // the map again and applies its change to it, unless its remote was changed meanwhile: then it
 // is refused, never applied over a change its author did not see.
-import { assertRemote, DeployError, isVersion } from '../deploy/tree.ts';
+import { isVersion } from '@netnet/rollout';
+import { assertRemote, DeployError } from '../deploy/tree.ts';
 import { messageOf } from '../errors.ts';
 import { transaction, type Queryable, type Store } from './database.ts';
 import type { Lease } from './lease.ts';

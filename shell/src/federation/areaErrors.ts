@@ -1,4 +1,4 @@
-import type { Channel } from '../rollout/chooseRelease';
+import type { Channel } from '@netnet/rollout';
 import { getRolloutStatus } from '../rollout/rolloutStatus';
 import type { RemoteName } from './remotes';
 import { isFileLoadError } from './rolloutPlugin';

@@ -1,4 +1,4 @@
-import type { Release } from './remoteMap';
+import { SRI, type Release } from '@netnet/rollout';
 
 // Subresource integrity for remote code. The map vouches, by SHA-384, for three files of each
 // release: its manifest, its container (remoteEntry.js) and its integrity.json, the record of every
@@ -21,9 +21,6 @@ const hashes = new Map<string, string>();
 const records = new Map<string, Promise<void>>();
 
 const folderOf = (url: string) => url.slice(0, url.lastIndexOf('/') + 1);
-/** One SRI hash, as the browser's `integrity` attribute takes it. */
-export const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
-
 const absolute = (url: string) => new URL(url, window.location.href).href;
 
 

@@ -5,7 +5,7 @@ import retryPlugin, { type RemoteFailure } from './retryPlugin';
 import { createRemoteVersions } from '../rollout/remoteVersions';
 import { getRolloutStatus, startRolloutStatus } from '../rollout/rolloutStatus';
 import type { Overrides } from '../rollout/overrides';
-import type { Choice } from '../rollout/chooseRelease';
+import type { Choice } from '@netnet/rollout';
 import type { RemoteName } from './remotes';
 
 // The real Module Federation runtime, with a fake CDN in place of script tags: each entry URL

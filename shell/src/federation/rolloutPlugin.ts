@@ -1,5 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-import type { Channel } from '../rollout/chooseRelease';
+import type { Channel } from '@netnet/rollout';
 import type { RemoteVersions } from '../rollout/remoteVersions';
 import { integrityAttributes, releaseRecord, trustRelease } from './integrity';
 import { federationName, remoteNames, type RemoteName } from './remotes';

@@ -1,6 +1,6 @@
 import limits from '@netnet/shared/report-limits.json';
 import type { RemoteName } from '../federation/remotes';
-import type { Channel } from '../rollout/chooseRelease';
+import type { Channel } from '@netnet/rollout';
 
 // What this document tells the site's server about the releases it used: one session per release
 // with its outcome, and the page's web vitals as samples (docs/release-health.md;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RemoteName } from '../federation/remotes';
-import type { Channel } from '../rollout/chooseRelease';
+import type { Channel } from '@netnet/rollout';
 
 // The module as boot starts it, against the real rollout status and areas' record; the federation
 // runtime and web-vitals are stand-ins that hand over their hooks, the beacon a stub.

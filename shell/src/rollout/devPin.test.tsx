@@ -1,10 +1,10 @@
 // Dev pins in the shell (docs/releases.md, "Develop against the real site"): a map's dev server
-// loaded only when loopback (the rule of @netnet/shared/dev-pin, the server's too), chosen before
+// loaded only when loopback (the rule of @netnet/rollout/dev-pin, the server's too), chosen before
 // anything else and never hashed, refusals told.
 import { render, screen } from '@testing-library/react';
 import { parseRemoteMap, type RemoteMap } from '../federation/remoteMap';
-import { chooseRelease } from './chooseRelease';
-import { TOKEN_NEEDED } from '@netnet/shared/dev-pin';
+import { chooseRelease } from '@netnet/rollout';
+import { TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
 import { clearDevPinsHref, devPinParams, refusedDevPins } from './devPin';
 import { pinsForPage, withoutOverrideParams } from './overrides';
 import { RolloutNotices } from './RolloutNotices';

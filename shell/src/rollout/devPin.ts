@@ -1,5 +1,5 @@
-import { parseDevPin, TOKEN_NEEDED } from '@netnet/shared/dev-pin';
-import { PIN_PARAM } from '@netnet/shared/dev-pin/origin';
+import { parseDevPin, TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
+import { PIN_PARAM } from '@netnet/rollout/dev-pin/origin';
 import { remoteNames, type RemoteName } from '../federation/remotes';
 
 // Dev pins as the shell sees them (docs/releases.md, "Develop against the real site"):
@@ -7,7 +7,7 @@ import { remoteNames, type RemoteName } from '../federation/remotes';
 // developer's dev server in this browser only. The shell's server decides (a loopback origin, a
 // valid QA token; control-plane/src/deploy/devPin.ts) and names an accepted dev server in this
 // browser's map; the shell checks the origin again before it loads anything from it, and tells
-// the developer why a pin it asked for was refused. The rule itself is one, in @netnet/shared/dev-pin.
+// the developer why a pin it asked for was refused. The rule itself is one, in @netnet/rollout/dev-pin.
 
 const isRemoteName = (value: string): value is RemoteName => (remoteNames as readonly string[]).includes(value);
 

@@ -1,8 +1,7 @@
+import { isVersion, pinnedRelease } from '@netnet/rollout';
+import { DEV_PREFIX } from '@netnet/rollout/dev-pin/origin';
 import type { RemoteMap } from '../federation/remoteMap';
-import { isVersion } from '../federation/version';
 import { remoteNames, type RemoteName } from '../federation/remotes';
-import { pinnedRelease } from './chooseRelease';
-import { DEV_PREFIX } from '@netnet/shared/dev-pin/origin';
 import { QA_TOKEN_PARAM } from './qaToken';
 
 // QA pins: `?remote.remote-title=1.4.0` makes this browser load remote-title 1.4.0 until

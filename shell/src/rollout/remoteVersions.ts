@@ -1,6 +1,6 @@
 import type { Release, RemoteMap } from '../federation/remoteMap';
 import type { RemoteName } from '../federation/remotes';
-import { chooseRelease, type Choice } from './chooseRelease';
+import { chooseRelease, type Choice } from '@netnet/rollout';
 import type { Overrides } from './overrides';
 import { recordRemote, type RemoteStatus } from './rolloutStatus';
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { RemoteName } from '../federation/remotes';
-import type { Channel } from './chooseRelease';
+import type { Channel } from '@netnet/rollout';
 import type { Overrides } from './overrides';
 
 // What this page loaded, for people rather than for the loader: the ?debug footer, the QA banner,

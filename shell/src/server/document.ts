@@ -1,4 +1,4 @@
-import type { Release } from '../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 
 // The page around a server render: the shell's built index.html, with the area's style sheets
 // and the files hydration needs linked in its head, the render in #root and the state after it.

@@ -6,7 +6,7 @@ import { redirects, setRuntimeConfig, type AuthState, type RemoteName, type Runt
 import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
-import type { Choice } from '../rollout/chooseRelease';
+import type { Choice } from '@netnet/rollout';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles, type Template } from './document';

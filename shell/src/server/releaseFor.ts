@@ -1,6 +1,6 @@
-import type { RemoteRollout } from '../federation/remoteMap';
+import type { RemoteRollout } from '@netnet/rollout';
 import type { RemoteName } from '../federation/remotes';
-import { chooseRelease, type Choice } from '../rollout/chooseRelease';
+import { chooseRelease, type Choice } from '@netnet/rollout';
 
 // The browser buckets a member by uid and a visitor by device id (rollout/identity.ts); the server
 // must pick the very same release from the cookies, or hydration would load another one

@@ -1,4 +1,4 @@
-import type { Release } from '../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 import { matchesHash } from './sandbox/releaseCode';
 
 // The hashes a release recorded for its files (its integrity.json), read by the server the way

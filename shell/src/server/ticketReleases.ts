@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RemoteMap } from '../federation/remoteMap';
 import { remoteNames, type RemoteName } from '../federation/remotes';
-import { chooseRelease, type Channel } from '../rollout/chooseRelease';
+import { chooseRelease, type Channel } from '@netnet/rollout';
 import { DEVICE_COOKIE, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 
 // What a page's release-health ticket names (docs/release-health.md): for every

@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Release } from '../../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 import { AreaRenderError, createRenderPool, LOWEST_PRIORITY, type RenderPool } from './pool';
 
 // The pool with real child processes that speak the render protocol: each stands in for a release

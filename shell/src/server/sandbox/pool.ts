@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
 import { pageList } from '@netnet/shared';
-import type { Release } from '../../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 import type { RenderResult } from '../renderArea';
 import { readMessage, type RenderMessage, type ToWorker } from './protocol';
 import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode';

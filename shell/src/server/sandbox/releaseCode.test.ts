@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { createHash } from 'node:crypto';
-import type { Release } from '../../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 import { fetchReleaseCode } from './releaseCode';
 
 // The server build a render process is given must be the one its release recorded.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Release } from '../../federation/remoteMap';
+import type { Release } from '@netnet/rollout';
 
 // A release's server build as its render process gets it: fetched by the shell's server from the
 // releases origin and checked against the hash the release recorded, so the process runs exactly

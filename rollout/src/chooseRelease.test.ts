@@ -1,6 +1,6 @@
-import type { RemoteRollout } from '../federation/remoteMap';
-import { bucketOf } from './bucket';
-import { chooseRelease } from './chooseRelease';
+import { bucketOf } from './bucket.ts';
+import { chooseRelease } from './chooseRelease.ts';
+import type { RemoteRollout } from './map.ts';
 
 const cdn = (version: string) => `https://cdn.example.com/remote-title/${version}/mf-manifest.json`;
 const rollout = (percent: number, extra: Partial<RemoteRollout> = {}): RemoteRollout => ({

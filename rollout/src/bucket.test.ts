@@ -1,4 +1,4 @@
-import { bucketOf, hash32, inCanary } from './bucket';
+import { bucketOf, hash32, inCanary } from './bucket.ts';
 
 const population = (size: number, make: (i: number) => string) => Array.from({ length: size }, (_, i) => make(i));
 

@@ -1,7 +1,7 @@
 // Which dev servers a browser may pin (docs/releases.md, "Develop against the real site"): the
 // one rule the server that accepts a pin and the shell that loads it both apply.
 
-import { DEV_PREFIX, isLoopbackOrigin } from './origin';
+import { DEV_PREFIX, isLoopbackOrigin } from './origin.ts';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -1,7 +1,7 @@
 // Which dev servers may be pinned: the one rule the shell's server and the shell both apply
 // (docs/releases.md, "Develop against the real site").
-import { loopbackOrigin, parseDevPin } from '.';
-import { isLoopbackOrigin } from './origin';
+import { loopbackOrigin, parseDevPin } from './index.ts';
+import { isLoopbackOrigin } from './origin.ts';
 
 const accepted: Array<[string, string]> = [
   ['http://localhost:3003', 'http://localhost:3003'],

@@ -1,8 +1,8 @@
-// The one version rule, the same as the release tooling's (control-plane/src/deploy/tree.ts, which asks the
-// `semver` package): a semantic version exactly as semver.org writes it, without build metadata and
-// without a leading "v". Versions name release folders and URLs, so each has one spelling.
-// Written out here rather than importing semver, which would add its whole regex table to the
-// shell; version.test.ts runs one table of versions through both and expects the same answers.
+// The one version rule, for the browser, the shell's server and the release tooling alike: a
+// semantic version exactly as semver.org writes it, without build metadata and without a leading
+// "v". Versions name release folders and URLs, so each has one spelling. Written out here rather
+// than importing semver, which would add its whole regex table to the shell; version.test.ts runs
+// one table of versions through this and the semver package and expects the same answers.
 
 // semver.org's regular expression (https://semver.org/#is-there-a-suggested-regular-expression-regex-to-check-a-semver-string)
 // with the build-metadata group removed.

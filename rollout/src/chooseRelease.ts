@@ -1,6 +1,5 @@
-import type { Release, RemoteRollout } from '../federation/remoteMap';
-import type { RemoteName } from '../federation/remotes';
-import { bucketOf, inCanary } from './bucket';
+import { bucketOf, inCanary } from './bucket.ts';
+import type { Release, RemoteRollout } from './map.ts';
 
 /** 'dev': a developer's own dev server, pinned in their browser only (docs/releases.md). */
 export type Channel = 'stable' | 'canary' | 'override' | 'dev';
@@ -24,7 +23,7 @@ export const pinnedRelease = (rollout: RemoteRollout, version: string): Release 
  * falls inside its share, else stable. A dev server's files carry no hashes (it has no release).
  */
 export function chooseRelease(
-  remote: RemoteName,
+  remote: string,
   rollout: RemoteRollout,
   { identity, override }: { identity: string; override?: string | undefined },
 ): Choice {

@@ -1,4 +1,4 @@
-// The part of the dev-pin rule every page needs at boot, `@netnet/shared/dev-pin/origin` (./index.ts
+// The part of the dev-pin rule every page needs at boot, `@netnet/rollout/dev-pin/origin` (./index.ts
 // has the rest, for the pages that ask for a pin): kept apart so that a visitor's first page
 // carries only these few bytes.
 

@@ -1,4 +1,7 @@
-import { parseRemoteMap, RemoteMapError } from './remoteMap';
+import { parseRemoteMap as parse, RemoteMapError } from './map.ts';
+
+// The site's remotes as a reader knows them: a map's other names are ignored.
+const parseRemoteMap = (value: unknown) => parse(value, { remotes: ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'] });
 
 const stable = (version: string, entry: string) => ({ version, entry });
 // Two SHA-384 hashes as the browser's integrity attribute writes them (64 base64 characters).
