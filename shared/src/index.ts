@@ -20,5 +20,3 @@ export { ErrorBoundary } from './ui/ErrorBoundary';
 export { Notice } from './ui/Notice';
 export { documentTitle, usePageTitle, SITE_NAME } from './pageTitle';
 export { showPageNotice, usePageNotice } from './pageNotice';
-export { useRovingRow } from './ui/rovingRow';
-export { prefersReducedMotion } from './ui/motion';

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Poster, titleHref, titleName, useRovingRow, type MediaType, type TitleSummary } from '@netnet/shared';
+import { Poster, titleHref, titleName, type MediaType, type TitleSummary } from '@netnet/shared';
+import { useRovingRow } from '@netnet/shared/roving-row';
 import { useTakenOver } from '../common/useTakenOver';
 import { ScrollButtons } from './ScrollButtons';
 import styles from './Row.module.scss';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { Icon, prefersReducedMotion } from '@netnet/shared';
+import { Icon } from '@netnet/shared';
+import { prefersReducedMotion } from '@netnet/shared/motion';
 import styles from './Row.module.scss';
 
 const PREVIOUS = 'M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z';

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Icon, icons, prefersReducedMotion } from '@netnet/shared';
+import { Icon, icons } from '@netnet/shared';
+import { prefersReducedMotion } from '@netnet/shared/motion';
 import { useTakenOver } from '../common/useTakenOver';
 import trailerUrl from '../assets/home-trailer.mp4';
 import posterUrl from '../assets/home-trailer.jpg';

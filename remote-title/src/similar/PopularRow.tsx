@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { catalogue, LoadError, Poster, titleHref, Skeleton, titleName, useCatalogue, useRovingRow, type MediaType, type TitleSummary } from '@netnet/shared';
+import { catalogue, LoadError, Poster, titleHref, Skeleton, titleName, useCatalogue, type MediaType, type TitleSummary } from '@netnet/shared';
+import { useRovingRow } from '@netnet/shared/roving-row';
 import styles from './MoreLikeThis.module.scss';
 
 /** A row of popular titles of the same type, the current one left out. */

@@ -4,12 +4,12 @@ import {
   type MediaType,
   Notice,
   PLAY_ON_ARRIVAL,
-  prefersReducedMotion,
   type TitleDetails,
   titleName,
   useSearchParams,
   usePageTitle,
 } from '@netnet/shared';
+import { prefersReducedMotion } from '@netnet/shared/motion';
 import { TitleActions } from '../actions/TitleActions';
 import { TitleCredits } from '../credits/TitleCredits';
 import { TitleFacts } from '../details/TitleFacts';

@@ -1,5 +1,6 @@
 import { useEffect, useReducer, type Dispatch } from 'react';
-import { catalogue, prefersReducedMotion, useCatalogue, type MediaType } from '@netnet/shared';
+import { catalogue, useCatalogue, type MediaType } from '@netnet/shared';
+import { prefersReducedMotion } from '@netnet/shared/motion';
 import { initialTrailer, pickTrailer, trailerReducer, type TrailerEvent, type TrailerState } from './trailerState';
 
 /** How long a player may take to show a picture before the poster takes over for good. */
