@@ -15,7 +15,7 @@ import { qaTokenFromCookie, qaTokenRedirect } from '../control-plane/src/deploy/
 import { quote, throttledLog } from '../control-plane/src/safeLog.ts';
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
-import { startGuard } from '../control-plane/src/health/guard.ts';
+import { startGuard } from '../control-plane/src/guard/guard.ts';
 import { deviceTag, ticketSecrets } from '../control-plane/src/health/ticket.ts';
 import { createTicketService } from '../control-plane/src/health/ticketService.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
@@ -41,7 +41,7 @@ function knownReleases(live, env = process.env) {
  * @param {{ port: number, environment?: string, ssr?: boolean, guard?: false | { stages?: number[], intervalMs?: number } }} options
  *   environment: whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local).
  *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
- *   guard: run the release guard on this environment's canaries (control-plane/src/health/guard.ts) with the
+ *   guard: run the release guard on this environment's canaries (control-plane/src/guard/guard.ts) with the
  *   reports every instance collected; it acts only while it holds the environment's lease. false: collect only.
  *   database: an openDatabase() result to use (else one is opened, and closed with the server).
  * @returns {Promise<import('node:http').Server>} closing it stops the guard and closes the store

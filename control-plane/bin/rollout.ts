@@ -11,7 +11,7 @@ import { apiTarget } from '../src/api/client.ts';
 import { rolloutThroughApi } from '../src/api/rolloutClient.ts';
 import { cliActor, runCli } from '../src/deploy/cli.ts';
 import { OVERRIDE_FLAG } from '../src/deploy/compatibilityGate.ts';
-import { guardCommand, guardOptions } from '../src/deploy/guardCommand.ts';
+import { guardCommand, guardOptions } from '../src/guard/command.ts';
 import { healthReport } from '../src/deploy/healthStatus.ts';
 import { remoteMapFor } from '../src/deploy/remoteMap.ts';
 import { parsePercent } from '../src/deploy/rolloutCommands.ts';

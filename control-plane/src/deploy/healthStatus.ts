@@ -4,7 +4,7 @@
 // (the rollout map's guardHistory). See README.md, "Reading release health".
 import { messageOf } from '../errors.ts';
 import type { Figures, Series } from '../health/figures.ts';
-import { decide, type Decision, type Evidence } from '../health/guard.ts';
+import { decide, type Decision, type Evidence } from '../guard/guard.ts';
 import { minFailingNetworks } from '../health/network.ts';
 import { quantile, countOf } from '../health/histogram.ts';
 import type { Queryable } from '../store/database.ts';

@@ -1,7 +1,7 @@
 // The figures the guard and the status read: per remote × release × channel, per-minute counts of
 // sessions and outcomes and an LCP histogram, for the last `windowMinutes` minutes, with running
 // totals over that window. Per-minute buckets let the guard compare a canary with its stable
-// minute by minute, on the very same stretch of time (control-plane/src/health/sequential.ts).
+// minute by minute, on the very same stretch of time (control-plane/src/guard/sequential.ts).
 //
 // A 'fell-back' report is a failure of the release it names, the canary or pinned release that
 // failed to load, not of the stable that then served the page: the member saw a page, but the

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
 import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
-import { runGuard } from '../health/guard.ts';
+import { runGuard } from '../guard/guard.ts';
 import type { Store } from './database.ts';
 import { acquireLease, leaseHolder, releaseLease, type Lease } from './lease.ts';
 import { registerRelease } from './releases.ts';

@@ -30,7 +30,7 @@ export interface RemotePlan {
   rolledBack?: string[];
 }
 
-/** What the guard did and why, kept in the map (control-plane/src/health/guard.ts). */
+/** What the guard did and why, kept in the map (control-plane/src/guard/guard.ts). */
 export interface GuardHistoryEntry {
   at: string;
   remote: string;

@@ -1,6 +1,5 @@
-import type { RemoteRollout } from '@netnet/rollout';
+import { chooseRelease, type Choice, type RemoteRollout } from '@netnet/rollout';
 import type { RemoteName } from '../federation/remotes';
-import { chooseRelease, type Choice } from '@netnet/rollout';
 
 // The browser buckets a member by uid and a visitor by device id (rollout/identity.ts); the server
 // must pick the very same release from the cookies, or hydration would load another one

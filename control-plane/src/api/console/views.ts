@@ -8,7 +8,7 @@ import { promote, rollback, setCanary } from '../../deploy/rolloutCommands.ts';
 import { DeployError } from '../../deploy/tree.ts';
 import { messageOf } from '../../errors.ts';
 import { minuteOf, type Figures, type Series } from '../../health/figures.ts';
-import { decide, type Decision } from '../../health/guard.ts';
+import { decide, type Decision } from '../../guard/guard.ts';
 import { countOf, emptyHistogram, quantile } from '../../health/histogram.ts';
 import { site } from '../../site.ts';
 import { auditActors, auditRows, publishedReleases, type AuditRow } from '../../store/consoleQueries.ts';

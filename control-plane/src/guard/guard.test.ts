@@ -1,11 +1,11 @@
 // The guard's decisions on given figures, and the map it writes for them in a real store.
-// Run: node --import tsx --test control-plane/src/health/guard.test.ts
+// Run: node --import tsx --test control-plane/src/guard/guard.test.ts
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { registerRelease } from '../store/releases.ts';
 import { auditTrail, readRollout, updateRollout, type Canary, type Rollout } from '../store/rollouts.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
-import { createFigures, MINUTE_MS, type Counted, type Figures } from './figures.ts';
+import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
 import { decide, runGuard, type Decision, type GuardState } from './guard.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);

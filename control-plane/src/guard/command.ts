@@ -1,8 +1,8 @@
-// `npm run rollout -- guard`: the guard (control-plane/src/health/guard.ts) for one environment, in the
+// `npm run rollout -- guard`: the guard (control-plane/src/guard/guard.ts) for one environment, in the
 // process of a deployment job rather than the site's. Each pass reads the figures every instance
 // of the site's server wrote to the store; it acts only while it holds the environment's lease.
 import { messageOf } from '../errors.ts';
-import { GUARD_DEFAULTS, guardName, runGuard, startGuard, type GuardState } from '../health/guard.ts';
+import { GUARD_DEFAULTS, guardName, runGuard, startGuard, type GuardState } from './guard.ts';
 import type { Store } from '../store/database.ts';
 import { releaseLease } from '../store/lease.ts';
 
@@ -20,7 +20,7 @@ export interface GuardCommandOptions {
   intervalMs: number;
   once: boolean;
 }
-import { DeployError } from './tree.ts';
+import { DeployError } from '../deploy/tree.ts';
 
 // Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.ts): plain decimal digits
 // only, so a typo is refused rather than read as some other number.

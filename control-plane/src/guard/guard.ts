@@ -1,5 +1,5 @@
 // The guard: every few seconds, each canary against its stable on the figures' window
-// (control-plane/src/health/sequential.ts: failures minute by minute, failures against the stable's rate
+// (control-plane/src/guard/sequential.ts: failures minute by minute, failures against the stable's rate
 // over the window, LCP p75); a canary worse on any of them is rolled back, a healthy
 // one optionally widened through stages (by a guard with the CLI's rights: a shell instance's role
 // may only roll back, through the store's own fenced function), with the verdict in the audit
@@ -18,9 +18,9 @@ import { pruneHealth, readFigures, readSessionNetworks } from '../store/health.t
 import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, guardRollback, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
-import { countsSince, failingNetworks, failuresByNetwork, heaviestNetwork, minuteOf, type Figures, type Series } from './figures.ts';
-import { minFailingNetworks, NETWORK_RULES } from './network.ts';
-import { emptyHistogram } from './histogram.ts';
+import { countsSince, failingNetworks, failuresByNetwork, heaviestNetwork, minuteOf, type Figures, type Series } from '../health/figures.ts';
+import { minFailingNetworks, NETWORK_RULES } from '../health/network.ts';
+import { emptyHistogram } from '../health/histogram.ts';
 import {
   failureTest,
   lcpTest,

@@ -1,8 +1,8 @@
 // The guard's statistics. The rates over many simulated canaries are in simulate.test.ts.
-// Run: node --import tsx --test control-plane/src/health/sequential.test.ts
+// Run: node --import tsx --test control-plane/src/guard/sequential.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bucketOf, emptyHistogram } from './histogram.ts';
+import { bucketOf, emptyHistogram } from '../health/histogram.ts';
 import { boundaries, enoughEvidence, FAILURE_TEST, failureTest, lcpTest, referenceTest, stratumLlr } from './sequential.ts';
 import { mulberry32 } from './simulate.ts';
 

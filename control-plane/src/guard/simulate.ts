@@ -2,12 +2,12 @@
 // guard.ts assess(), which is decide() without the sentences): sessions arrive one by one in random order, a share of them on the canary, each
 // failing at its release's rate and carrying an LCP sample; the guard decides every few seconds
 // of simulated time. Seeded, so the same call gives the same figures.
-//   node --import tsx control-plane/src/health/simulate.ts [runs]      prints the rollback rates (default 1000 runs)
+//   node --import tsx control-plane/src/guard/simulate.ts [runs]      prints the rollback rates (default 1000 runs)
 import { pathToFileURL } from 'node:url';
-import { createFigures, type Counted } from './figures.ts';
+import { createFigures, type Counted } from '../health/figures.ts';
 import { assess, type AssessOptions, type Why } from './guard.ts';
-import type { Outcome } from './reports.ts';
-import { NETWORK_RULES } from './network.ts';
+import type { Outcome } from '../health/reports.ts';
+import { NETWORK_RULES } from '../health/network.ts';
 import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST, type FailureOptions, type SessionCounts } from './sequential.ts';
 
 /** A seeded source of floats in [0, 1). */
@@ -219,7 +219,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
 }
 
 // The rows of docs/architecture.md's simulation table, each with its seed (offset from `seed`),
-// run by control-plane/src/health/simulate.test.ts as they are printed here.
+// run by control-plane/src/guard/simulate.test.ts as they are printed here.
 const SCENARIOS = {
   healthy: { seed: 0, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 1000 },
   failing: { seed: 1, canaryRate: 0.05, stableRate: 0.005, maxCanarySessions: 1000 },

@@ -47,7 +47,7 @@
 // A canary's usual rate is pulled toward the stable's by `priorSessions`, so a canary with little
 // history of its own is expected to fail as its stable does. The rate is estimated, so Ville's
 // bound is no longer exact; the two tests share the error budget (α 0.003 + 0.007) and the
-// simulation (control-plane/src/health/simulate.ts) measures what they do together, incidents
+// simulation (control-plane/src/guard/simulate.ts) measures what they do together, incidents
 // starting at any second included.
 //
 // The floor under both failure tests — 20 canary sessions, or 8 failed ones — keeps a decision
@@ -64,7 +64,7 @@
 // reason when the canary's p75 is also worse than the stable's by more than `worseBy` (20 %): the
 // test says the difference is real, the margin that it matters. Its α adds to the failure
 // test's in the worst case; in simulation it rolls back no healthy canary.
-import { bucketValue, countOf, splitAtQuantile, type Histogram } from './histogram.ts';
+import { bucketValue, countOf, splitAtQuantile, type Histogram } from '../health/histogram.ts';
 
 /** A stretch of time (a minute of the window) in which both releases served sessions. */
 export interface Stratum {
