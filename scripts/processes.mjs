@@ -79,6 +79,17 @@ export async function startControlApi() {
   return `http://127.0.0.1:${port}`;
 }
 
+/**
+ * The release guard of the site's environment (control-plane/src/guard/) as a process of its own:
+ * one per environment, however many shell instances serve it, judging the reports they all stored
+ * and acting while it holds the environment's lease. NETNET_GUARD=off: none (a deployment job runs
+ * `npm run rollout -- guard` elsewhere). Returns its child process, or null.
+ */
+export function startGuardProcess() {
+  if (process.env.NETNET_GUARD === 'off') return null;
+  return startProcess('guard', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/rollout.ts'), 'guard']);
+}
+
 export function keepServer(server) {
   servers.push(server);
   return server;

@@ -1,7 +1,7 @@
 // The shell as `npm start` serves it: its built files, /config.json and /remotes.json for one
 // environment's rollout, every page address answered by the shell's server render
 // (docs/architecture.md#server-rendering), and the browsers' release-health reports collected for
-// the guard, which can run here too (docs/release-health.md). What it serves comes
+// the guard, a process of its own (docs/release-health.md). What it serves comes
 // from the store every instance shares (docs/store.md), held in memory: a change reaches this
 // instance within a second, and the database being away leaves it serving the last good map.
 // The e2e suite starts one of its own for a rollout environment of its own, so its pages are
@@ -15,7 +15,6 @@ import { qaTokenFromCookie, qaTokenRedirect } from '../control-plane/src/deploy/
 import { quote, throttledLog } from '../control-plane/src/safeLog.ts';
 import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
 import { createCollector } from '../control-plane/src/health/collector.ts';
-import { startGuard } from '../control-plane/src/guard/guard.ts';
 import { deviceTag, ticketSecrets } from '../control-plane/src/health/ticket.ts';
 import { createTicketService } from '../control-plane/src/health/ticketService.ts';
 import { createMetrics } from '../control-plane/src/health/metrics.ts';
@@ -38,15 +37,13 @@ function knownReleases(live, env = process.env) {
 }
 
 /**
- * @param {{ port: number, environment?: string, ssr?: boolean, guard?: false | { stages?: number[], intervalMs?: number } }} options
+ * @param {{ port: number, environment?: string, ssr?: boolean }} options
  *   environment: whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local).
  *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
- *   guard: run the release guard on this environment's canaries (control-plane/src/guard/guard.ts) with the
- *   reports every instance collected; it acts only while it holds the environment's lease. false: collect only.
  *   database: an openDatabase() result to use (else one is opened, and closed with the server).
- * @returns {Promise<import('node:http').Server>} closing it stops the guard and closes the store
+ * @returns {Promise<import('node:http').Server>} closing it closes the store
  */
-export async function serveShell({ port, environment = environmentName(), ssr = process.env.NETNET_SSR !== 'off', guard = false, database }) {
+export async function serveShell({ port, environment = environmentName(), ssr = process.env.NETNET_SSR !== 'off', database }) {
   const ownDatabase = !database;
   // As the instances' role: it reads the map and the releases, adds release-health counts and
   // holds the guard's lease, and may change no map but by the guard's rollback (docs/deploy.md, "Roles").
@@ -134,16 +131,6 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // renders after a start are not left to the browser.
   await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
   if (pages) mapChanged = () => pages.followMap();
-  const stopGuard = guard
-    ? startGuard({
-        db: store.pool,
-        environment,
-        ...guard,
-        log: (line) => console.log(`[guard] ${line}`),
-        onPause: (error) => console.warn(`[guard] paused, nothing decided until the store answers: ${error.message}`),
-        onResume: () => console.log('[guard] resumed'),
-      })
-    : async () => {};
   const server = await serveApp({
     dir: join(root, 'shell/dist'),
     port,
@@ -164,7 +151,6 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   server.on('close', () => {
     areas?.close();
     void (async () => {
-      await stopGuard();
       collector.close();
       await health.close();
       await live.close();

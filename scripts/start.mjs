@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
-import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startProcess, stopAll, waitFor } from './processes.mjs';
+import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from './serve.mjs';
 import { serveShell } from './shellServer.mjs';
 
@@ -36,15 +36,16 @@ async function main() {
   const controlApi = startControlApi();
   // Awaited once the rest is up; until then a failure must not count as unhandled.
   controlApi.catch(() => {});
+  // The guard rolls back a canary doing worse than its stable, from the reports the shell stores.
+  startGuardProcess();
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
   // The shell opens last, so "ready" means the whole site answers. It renders every page on its
   // server (docs/architecture.md#server-rendering); NETNET_SSR=off serves the shell's index.html
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
-  // release-health reports, and its guard rolls back a canary doing worse than its stable
-  // (NETNET_GUARD=off: reports only, e.g. when `npm run rollout -- guard` runs elsewhere).
-  keepServer(await serveShell({ port: ports.shell, guard: process.env.NETNET_GUARD !== 'off' && {} }));
+  // release-health reports for the guard.
+  keepServer(await serveShell({ port: ports.shell }));
   const apiUrl = await controlApi;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`control-plane API on ${apiUrl} (tokens: npm run tokens; without NETNET_CONTROL_URL the release and rollout commands use the store directly)`);

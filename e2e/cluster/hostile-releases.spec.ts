@@ -15,7 +15,7 @@ import { getFrom } from '../support/loopbackClients.mjs';
 import { siteUrl } from '../support/site';
 
 // The hostile-release suite through the front door (nginx in front of two shell instances, the
-// guard running in them, docs/deploy.md), and the outage a 1 % canary used to cause: a release
+// guard a process beside them, docs/deploy.md), and the outage a 1 % canary used to cause: a release
 // whose render calls process.exit, under steady load. Every request answers, no instance restarts
 // (nginx's retry on the other instance spreads nothing), and the guard rolls the canary back by
 // itself from the failures the servers counted (docs/sandbox.md).

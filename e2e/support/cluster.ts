@@ -23,6 +23,8 @@ const execute = promisify(execFile);
 export interface ClusterState {
   pid: number;
   nginx: number;
+  /** The guard process's pid (null: NETNET_GUARD=off). */
+  guard: number | null;
   rolling: boolean;
   rollingRestarts: number;
   instances: { name: string; port: number; pid: number | null; state: string }[];

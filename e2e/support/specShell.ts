@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -8,7 +10,9 @@ import { test as base } from './test';
 // but for a rollout environment of the spec's own. A page rendered by the server comes with the
 // remote map and releases the server used (docs/architecture.md#server-rendering), so a spec's
 // rollout reaches its pages only through a server that reads it; every other spec keeps the
-// usual site. It runs in the spec's worker, on a free port, beside the rest of the running site.
+// usual site. It runs in the spec's worker, on a free port, beside the rest of the running site;
+// its guard, when asked for, is the process `npm start` runs (`npm run rollout -- guard`) for that
+// environment.
 
 interface GuardOptions {
   stages?: number[];
@@ -16,7 +20,7 @@ interface GuardOptions {
 }
 
 interface ShellServerModule {
-  serveShell(options: { port: number; environment: string; guard?: false | GuardOptions }): Promise<Server>;
+  serveShell(options: { port: number; environment: string }): Promise<Server>;
 }
 
 export interface SpecShell {
@@ -27,18 +31,44 @@ export interface SpecShell {
 
 const root = join(__dirname, '..', '..');
 
+/** The guard process of `environment`, its lines printed as `npm start` prints them. */
+function startGuard(environment: string, { stages, intervalMs }: GuardOptions): ChildProcess {
+  const flags = [...(stages ? ['--stages', stages.join(',')] : []), ...(intervalMs ? ['--interval', String(intervalMs / 1000)] : [])];
+  const guard = spawn(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/rollout.ts'), 'guard', '--env', environment, ...flags], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const print = (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((line) => console.log(`[guard] ${line}`));
+  guard.stdout!.on('data', print);
+  guard.stderr!.on('data', print);
+  return guard;
+}
+
+async function stopGuard(guard: ChildProcess): Promise<void> {
+  if (guard.exitCode !== null || guard.signalCode !== null) return;
+  const exited = once(guard, 'exit');
+  // SIGTERM: it gives its lease up and says so; a guard stuck past 5 s is killed.
+  guard.kill('SIGTERM');
+  const timer = setTimeout(() => guard.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** `guard`: run the release guard on the environment's canaries, as `npm start` does. */
 export async function startShell(environment: string, { guard = false }: { guard?: false | GuardOptions } = {}): Promise<SpecShell> {
   const { serveShell } = (await import(pathToFileURL(join(root, 'scripts', 'shellServer.mjs')).href)) as ShellServerModule;
-  const server = await serveShell({ port: 0, environment, guard });
+  const server = await serveShell({ port: 0, environment });
+  const guardProcess = guard ? startGuard(environment, guard) : null;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,
-    close: () =>
-      new Promise<void>((done) => {
+    close: async () => {
+      if (guardProcess) await stopGuard(guardProcess);
+      await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());
-      }),
+      });
+    },
   };
 }
 

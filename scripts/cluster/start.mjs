@@ -13,7 +13,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from '../build.mjs';
-import { atStop, openSiteStore, startAuthEmulator, startControlApi, startProcess, stopAll, waitFor } from '../processes.mjs';
+import { atStop, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from '../processes.mjs';
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
@@ -73,11 +73,14 @@ async function main() {
   controlApi.catch(() => {});
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
+  // One guard for the environment, beside the instances rather than in each: an instance that
+  // crashes or is restarted takes no judgement with it.
+  const guardPid = startGuardProcess()?.pid ?? null;
 
   let nginxPid = null;
   // Written beside and renamed over, so a reader never finds it half written.
   const writeState = () => {
-    writeFileSync(`${stateFile}.next`, `${JSON.stringify({ pid: process.pid, nginx: nginxPid, ...instances.snapshot() }, null, 2)}\n`);
+    writeFileSync(`${stateFile}.next`, `${JSON.stringify({ pid: process.pid, nginx: nginxPid, guard: guardPid, ...instances.snapshot() }, null, 2)}\n`);
     renameSync(`${stateFile}.next`, stateFile);
   };
   const instances = superviseInstances({

@@ -1,6 +1,6 @@
 // Contract of the store's roles in a real PostgreSQL (./testDatabase.ts; docs/deploy.md, "Roles"):
-// what each of the site's logins may and may not do, the guard's rollback as the one map write of
-// an instance, and the audit row the database itself writes for every change of a map, a release
+// what each of the site's logins may and may not do (an instance changes no map at all; the
+// guard's rollback is the CLI role's, under the lease), and the audit row the database itself writes for every change of a map, a release
 // or a token, whoever makes it with raw SQL.
 // Run: node --import tsx --test control-plane/src/store/roles.test.ts
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createToken, revokeToken } from '../api/tokens.ts';
-import { createHealthStore } from './health.ts';
+import { createHealthStore, pruneHealth } from './health.ts';
 import type { Database } from './database.ts';
 import { acquireLease } from './lease.ts';
 import { registerRelease } from './releases.ts';
@@ -76,7 +76,7 @@ describe('store roles', { timeout: 120_000 }, () => {
     assert.doesNotMatch(readFileSync(join(database.embedded.dir, 'pg_hba.conf'), 'utf8'), /trust/);
   });
 
-  it('lets an instance read the map and the releases, add health counts and hold the lease', async () => {
+  it('lets an instance read the map and the releases and add health counts', async () => {
     const on = environment();
     await updateRollout(database.pool, on, () => withCanary(), { actor: 'test', action: 'import' });
     assert.deepEqual((await readRollout(instance.pool, on)).rollout, withCanary());
@@ -85,7 +85,19 @@ describe('store roles', { timeout: 120_000 }, () => {
     await health.close();
     const counted = await database.pool.query<{ n: number }>('SELECT sum(count)::int AS n FROM health_counts WHERE environment = $1', [on]);
     assert.equal(counted.rows[0]?.n, 1);
-    assert.deepEqual(await acquireLease(instance.pool, on, 'i-1', 60_000), { holder: 'i-1', fence: 1 });
+  });
+
+  it('refuses an instance the guard’s work: the lease, the rollback and pruning the counts', async () => {
+    const on = environment();
+    await updateRollout(database.pool, on, () => withCanary(25), { actor: 'test', action: 'import' });
+    await assert.rejects(acquireLease(instance.pool, on, 'i-1', 60_000), DENIED);
+    const held = await acquireLease(cli.pool, on, 'guard-1', 60_000);
+    await assert.rejects(
+      guardRollback(instance.pool, on, { lease: held!, remote: REMOTE, stable: '1.3.0', canary: { version: '1.4.0', percent: 25 }, at: '2026-11-27T11:00:00.000Z', reason: 'x', keepHistory: 50 }),
+      DENIED,
+    );
+    await assert.rejects(pruneHealth(instance.pool), DENIED);
+    assert.deepEqual((await readRollout(database.pool, on)).rollout, withCanary(25));
   });
 
   it('refuses an instance any write of a map, a release, a token or the audit trail, and any read of the tokens', async () => {
@@ -147,10 +159,10 @@ describe('store roles', { timeout: 120_000 }, () => {
     const on = environment();
     const { version } = await updateRollout(database.pool, on, () => ({ ...withCanary(25), guardHistory: [] }), { actor: 'test', action: 'import' });
     const rollback = (lease: { holder: string; fence: number }, canary = { version: '1.4.0', percent: 25 }) =>
-      guardRollback(instance.pool, on, { lease, remote: REMOTE, stable: '1.3.0', canary, at: '2026-11-27T11:00:00.000Z', reason: 'failure rate', keepHistory: 50 });
+      guardRollback(cli.pool, on, { lease, remote: REMOTE, stable: '1.3.0', canary, at: '2026-11-27T11:00:00.000Z', reason: 'failure rate', keepHistory: 50 });
     // No lease at all, then a lease another holds: nothing written.
     await assert.rejects(rollback({ holder: 'i-1', fence: 1 }), LeaseLost);
-    const held = await acquireLease(instance.pool, on, 'i-2', 60_000);
+    const held = await acquireLease(cli.pool, on, 'i-2', 60_000);
     await assert.rejects(rollback({ holder: 'i-1', fence: held!.fence }), LeaseLost);
     await assert.rejects(rollback({ holder: 'i-2', fence: held!.fence + 1 }), LeaseLost);
     // The holder, but a canary the map no longer has: nothing written.
@@ -169,7 +181,7 @@ describe('store roles', { timeout: 120_000 }, () => {
     assert.deepEqual(more, []);
     assert.deepEqual(
       { kind: row?.kind, role: row?.role, actor: row?.actor, action: row?.action, environment: row?.environment, map_version: row?.map_version, remote: row?.remote, reason: row?.reason },
-      { kind: 'map', role: 'netnet_instance', actor: 'guard@i-2', action: 'rollback', environment: on, map_version: String(after), remote: REMOTE, reason: 'failure rate' },
+      { kind: 'map', role: 'netnet_cli', actor: 'guard@i-2', action: 'rollback', environment: on, map_version: String(after), remote: REMOTE, reason: 'failure rate' },
     );
     // Done once: the canary is gone, so the same rollback again changes nothing.
     await assert.rejects(rollback(held!), Conflict);
