@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { authAtom, BrowserRouter, Navigate, redirects, Route, Routes, Spinner } from '@netnet/shared';
 import { MembersOnly, UnknownPath, VisitorsOnly } from './auth/guards';
 import { RemotePage } from './federation/RemotePage';
-import { MemberLayout } from './layout/MemberLayout';
+import { MemberFrame } from './layout/memberFrame';
 import { PublicLayout } from './layout/PublicLayout';
 import { memberPages, visitorPages, type PageEntry } from './pages';
 import { RolloutNotices } from './rollout/RolloutNotices';
@@ -18,7 +18,7 @@ export function AppRoutes() {
         <Route element={<PublicLayout />}>{visitorPages.map(pageRoute)}</Route>
       </Route>
       <Route element={<MembersOnly />}>
-        <Route element={<MemberLayout />}>
+        <Route element={<MemberFrame />}>
           {memberPages.map(pageRoute)}
           {Object.entries(redirects).map(([from, to]) => (
             <Route key={from} path={from} element={<Navigate to={to} replace />} />

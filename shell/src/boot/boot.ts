@@ -6,6 +6,7 @@ import { registerRollout } from '../federation/registerRollout';
 import { parseRemoteMap } from '../federation/remoteMap';
 import { pageAt } from '../pages';
 import { startAuth } from '../auth/startAuth';
+import { loadMemberFrame } from '../layout/memberFrame';
 import { takeRuntimeDocument } from './runtimeDocuments';
 import type { ServerState } from './serverState';
 import { whenIdle } from './whenIdle';
@@ -48,6 +49,8 @@ export async function boot(server: ServerState | null = null): Promise<void> {
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);
   preloadOnIntent(signedIn);
   afterFirstPage(() => signedIn() && preloadMemberRemotes());
+  // A visitor who signs in is shown the members' frame at once.
+  afterFirstPage(() => void loadMemberFrame().catch(() => {}));
   // Release health (its own chunk, web-vitals another) costs the first page nothing; it reads
   // what happened before it from the rollout status. Without it the page simply sends no reports.
   afterFirstPage(

@@ -4,6 +4,7 @@ import { createStore, Provider } from 'jotai';
 import { authAtom, ServerCatalogueContext, type AuthState, type PageModule } from '@netnet/shared';
 import { createServerCatalogue, StaticRouter } from '@netnet/shared/server';
 import { Site } from '../App';
+import { loadMemberFrame } from '../layout/memberFrame';
 import { LEFT_TO_BROWSER, RenderedPageContext } from '../federation/renderedPage';
 
 // One render of the whole site for one request: the shell frame and the page's area, the area's
@@ -32,7 +33,9 @@ export interface RenderResult {
 /** After the budget, how long a render may still take before it is cut short. */
 const GRACE_MS = 200;
 
-export function renderArea({ location, auth, page, budgetMs }: RenderInput): Promise<RenderResult> {
+export async function renderArea({ location, auth, page, budgetMs }: RenderInput): Promise<RenderResult> {
+  // A member's page is rendered in the members' frame: its code is here before the render, as the browser's is before it hydrates.
+  await loadMemberFrame();
   const store = createStore();
   store.set(authAtom, auth);
   const budget = new AbortController();

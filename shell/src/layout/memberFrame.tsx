@@ -1,0 +1,45 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { LoadError, Spinner } from '@netnet/shared';
+
+// Members' frame (the headers, the profile menu, the bottom navigation) is no part of a visitor's
+// first page, so it is a chunk of its own: the landing page loads none of it (its JS budget,
+// docs/performance.md). Whoever renders a member's page has it first: the server before every
+// render (server/renderArea.tsx), the browser before it takes a member's page over (bootstrap.tsx),
+// so both render the same frame. A visitor's page fetches it once idle, so signing in shows it at once.
+
+let loaded: ComponentType | null = null;
+let loading: Promise<ComponentType> | null = null;
+
+/** The frame's code, once; a failed download is tried again on the next call. */
+export function loadMemberFrame(): Promise<ComponentType> {
+  loading ??= import(/* webpackChunkName: "member-frame" */ './MemberLayout').then(
+    (module) => (loaded = module.MemberLayout),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The members' frame around their pages; Netnet's spinner while its code arrives, Retry if it cannot. */
+export function MemberFrame() {
+  const [Frame, setFrame] = useState(() => loaded);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    if (Frame || failed) return;
+    let current = true;
+    loadMemberFrame().then(
+      (component) => current && setFrame(() => component),
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [Frame, failed]);
+
+  if (Frame) return <Frame />;
+  if (failed) return <LoadError alert detail="Netnet could not load this page’s frame." onRetry={() => setFailed(false)} />;
+  return <Spinner centered label="Loading Netnet" />;
+}
