@@ -5,3 +5,4 @@ export { isVersion } from './version.ts';
 export { parseRemoteMap, RemoteMapError, SRI, type CanaryRelease, type DevServer, type Release, type RemoteMap, type RemoteRollout } from './map.ts';
 export { bucketOf, hash32, inCanary } from './bucket.ts';
 export { chooseRelease, pinnedRelease, DEV_VERSION, type Channel, type Choice } from './chooseRelease.ts';
+export { OUTCOMES, REPORT_LIMITS, REPORTED_CHANNELS, VITAL_BOUNDS, withinBounds, type Outcome, type Report, type ReportedChannel, type Vital, type Vitals } from './reports.ts';

@@ -6,43 +6,18 @@
 // one bad report changes nothing (docs/release-health.md). Beside the reports a
 // batch carries the page's ticket, which the collector verifies (control-plane/src/health/ticket.ts)
 // and never keeps: only what its signature vouches for is used.
-import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
-import { isVersion } from '@netnet/rollout';
+import { isVersion, OUTCOMES, REPORT_LIMITS as limits, REPORTED_CHANNELS as CHANNELS, VITAL_BOUNDS, type Report, type Vital } from '@netnet/rollout';
 import { site } from '../site.ts';
 
-// The limits are the browser's too (shared/src/health/reportLimits.json), so it never sends a
+// The format and its limits are the rollout package's, the browser's too, so it never sends a
 // batch this refuses.
+export { CHANNELS, OUTCOMES, VITAL_BOUNDS, type Report, type Vital };
+export type { Outcome, ReportedChannel as Channel } from '@netnet/rollout';
 /** The body of one POST: bytes on the wire, then reports in it. */
 export const MAX_BODY_BYTES = limits.maxBodyBytes;
 export const MAX_REPORTS = limits.maxReports;
 
-export const CHANNELS = ['stable', 'canary', 'override'] as const;
-export const OUTCOMES = ['loaded', 'fell-back', 'failed', 'boundary-error', 'uncaught-error'] as const;
-export type Channel = (typeof CHANNELS)[number];
-export type Outcome = (typeof OUTCOMES)[number];
-
-export type Vital = keyof typeof limits.vitals;
-// Bounds of what a browser can measure; beyond them the number is a bug or a forgery, not a page.
-const bounds = ([low, high]: number[]): readonly [low: number, high: number] => {
-  if (low === undefined || high === undefined) throw new Error('a vital needs a low and a high bound (shared/src/health/reportLimits.json)');
-  return [low, high];
-};
-// Every vital of the JSON file, named here so that one added there must be added here too.
-export const VITAL_BOUNDS: Record<Vital, readonly [low: number, high: number]> = {
-  lcp: bounds(limits.vitals.lcp),
-  inp: bounds(limits.vitals.inp),
-  cls: bounds(limits.vitals.cls),
-};
 const VITALS = Object.keys(VITAL_BOUNDS) as Vital[];
-
-/** One valid report, holding the known fields only. */
-export interface Report {
-  remote: string;
-  release: string;
-  channel: Channel;
-  outcome?: Outcome;
-  vitals?: Partial<Record<Vital, number>>;
-}
 
 export type ParsedBatch = { reports: Report[]; ticket: string | undefined; error?: undefined } | { error: string; reports?: undefined; ticket?: undefined };
 

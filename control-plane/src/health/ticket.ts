@@ -17,7 +17,7 @@
 // Pure logic and in-memory bounds; a store shared by several servers keeps the same counts
 // under the same keys (pageLoadKey, deviceKey).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import limits from '@netnet/shared/report-limits.json' with { type: 'json' };
+import { REPORT_LIMITS as limits } from '@netnet/rollout';
 import type { Report } from './reports.ts';
 
 /** A release a ticket names. */
@@ -58,7 +58,7 @@ export const TICKET = Object.freeze({
   // Servers' clocks may differ by this much: a ticket from slightly ahead is not refused.
   skewMs: 60_000,
   // Bounds on what is parsed at all: a ticket longer than this, or naming more releases, is no
-  // ticket. The length is the batch's limit too (shared/src/health/reportLimits.json).
+  // ticket. The length is the batch's limit too (the report format's, @netnet/rollout).
   maxLength: limits.maxTicketLength,
   maxReleases: 16,
   // A secret shorter than this is guessable by brute force over tickets seen.

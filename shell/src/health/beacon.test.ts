@@ -1,4 +1,4 @@
-import limits from '@netnet/shared/report-limits.json';
+import { REPORT_LIMITS as limits } from '@netnet/rollout';
 import { bodiesFor, canSend, MAX_BODY_BYTES, requestTicket, sendReports } from './beacon';
 import type { HealthReport } from './reports';
 

@@ -1,4 +1,4 @@
-import limits from '@netnet/shared/report-limits.json';
+import { REPORT_LIMITS as limits } from '@netnet/rollout';
 import type { HealthReport } from './reports';
 
 // How reports reach the site's own server: a beacon, which the browser delivers even while the
@@ -11,7 +11,7 @@ const TICKET_PATH = '/health/ticket';
 // The front door sends every batch of one ticket to the same server, which counts each page load
 // once: it routes by this key, the ticket's last characters (control-plane/src/health/collector.ts).
 const reportsUrl = (ticket?: string) => (ticket === undefined ? REPORTS_PATH : `${REPORTS_PATH}?k=${encodeURIComponent(ticket.slice(-16))}`);
-// The collector's limits per POST, from the list it reads too (shared/src/health/reportLimits.json):
+// The collector's limits per POST, from the report format it reads too (@netnet/rollout):
 // a batch over them is refused whole.
 export const MAX_REPORTS = limits.maxReports;
 export const MAX_BODY_BYTES = limits.maxBodyBytes;

@@ -1,4 +1,4 @@
-import limits from '@netnet/shared/report-limits.json';
+import { REPORT_LIMITS as limits, VITAL_BOUNDS } from '@netnet/rollout';
 import { createSessions, type ReleaseRef } from './reports';
 
 const canary: ReleaseRef = { remote: 'remote-title', version: '1.4.0', channel: 'canary' };
@@ -74,8 +74,8 @@ it('leaves out what the collector would refuse the whole batch for', () => {
 
 it('takes its bounds from the list the collector reads: the highest values are kept, one past them is not', () => {
   const sessions = createSessions();
-  const lcp = limits.vitals.lcp[1]!;
-  const cls = limits.vitals.cls[1]!;
+  const lcp = VITAL_BOUNDS.lcp[1];
+  const cls = VITAL_BOUNDS.cls[1];
   expect(sessions.addVitals(stable, { lcp: lcp + 1, cls: cls + 1 })).toBe(false);
   expect(sessions.addVitals(stable, { lcp, cls })).toBe(true);
   const longest = `1.0.0-${'a'.repeat(limits.maxVersionLength - 6)}`;

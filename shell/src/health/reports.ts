@@ -1,21 +1,13 @@
-import limits from '@netnet/shared/report-limits.json';
+import { REPORT_LIMITS, withinBounds, type Channel, type Outcome, type Report, type ReportedChannel, type Vital, type Vitals } from '@netnet/rollout';
 import type { RemoteName } from '../federation/remotes';
-import type { Channel } from '@netnet/rollout';
 
 // What this document tells the site's server about the releases it used: one session per release
-// with its outcome, and the page's web vitals as samples (docs/release-health.md;
-// the collector's schema is control-plane/src/health/reports.ts). A report holds the fields below and
-// nothing else, so none can carry a member id, an email or a URL.
+// with its outcome, and the page's web vitals as samples, in the one report format of
+// @netnet/rollout (docs/release-health.md), which the collector checks too: a report outside its
+// bounds, or naming a version too long, would refuse the whole batch, so it is never queued.
 
-export type Outcome = 'loaded' | 'fell-back' | 'failed' | 'boundary-error' | 'uncaught-error';
-
-export interface Vitals {
-  lcp?: number;
-  inp?: number;
-  cls?: number;
-}
-
-export type VitalName = keyof Vitals;
+export type { Outcome, Vitals };
+export type VitalName = Vital;
 
 /** One release of one remote, on the channel this page got it from. */
 export interface ReleaseRef {
@@ -24,23 +16,9 @@ export interface ReleaseRef {
   channel: Channel;
 }
 
-export interface HealthReport {
-  remote: RemoteName;
-  release: string;
-  channel: Channel;
-  outcome?: Outcome;
-  vitals?: Vitals;
-}
+export type HealthReport = Report<RemoteName>;
 
-// The collector's bounds, read from the list it reads too (shared/src/health/reportLimits.json): one
-// value outside them, or one version too long, refuses the whole batch, so such a report is never queued.
-export const VITAL_BOUNDS: Readonly<Record<VitalName, readonly number[]>> = limits.vitals;
-const MAX_VERSION_LENGTH = limits.maxVersionLength;
-
-const withinBounds = (name: VitalName, value: number): boolean => {
-  const [low, high] = VITAL_BOUNDS[name];
-  return low !== undefined && high !== undefined && Number.isFinite(value) && value >= low && value <= high;
-};
+const MAX_VERSION_LENGTH = REPORT_LIMITS.maxVersionLength;
 
 interface Session {
   outcome: Outcome;
@@ -64,8 +42,10 @@ export interface Sessions {
 }
 
 const keyOf = ({ remote, version, channel }: ReleaseRef) => `${remote}@${version}#${channel}`;
-const sendable = ({ version }: ReleaseRef) => version.length <= MAX_VERSION_LENGTH;
-const reportOf = ({ remote, version, channel }: ReleaseRef): HealthReport => ({ remote, release: version, channel });
+/** A dev server's area is no release: nothing of it is reported. */
+const reported = (channel: Channel): channel is ReportedChannel => channel !== 'dev';
+const sendable = ({ version, channel }: ReleaseRef) => version.length <= MAX_VERSION_LENGTH && reported(channel);
+const reportOf = ({ remote, version, channel }: ReleaseRef): HealthReport => ({ remote, release: version, channel: channel as ReportedChannel });
 
 export function createSessions(): Sessions {
   const sessions = new Map<string, { release: ReleaseRef; session: Session }>();
