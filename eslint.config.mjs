@@ -39,6 +39,8 @@ const byName = (workspace) => {
 
 const ONE_ROUTER =
   "Netnet's router is `@netnet/shared`'s, one for the whole page (docs/architecture.md, \"Singletons\"); React Router is not a dependency.";
+const ROLLOUT_IN_SPECS =
+  'A spec imports the rollout package as an ES module, `await import(pathToFileURL(…/rollout/src/index.ts).href)`, never statically (Playwright would cache it as CommonJS).';
 const SHARED_EXPORTS_ONLY =
   "Import `@netnet/shared` (or one of the entries in shared/package.json `exports`), never a file inside it.";
 
@@ -50,6 +52,9 @@ function restrictedSpecifiers(workspace) {
   if (forbidden.length > 0) {
     groups.push(...forbidden.map((app) => ({ regex: byName(app), message: whyForbidden(workspace) })));
   }
+  // Playwright compiles a spec's static imports to CommonJS and caches them: an ES-module package
+  // imported so is then found without exports by every ES import of it in that run.
+  if (workspace === 'e2e') groups.push({ regex: byName('rollout'), message: ROLLOUT_IN_SPECS });
   return groups;
 }
 

@@ -73,12 +73,18 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // A QA token (production pins) comes in its HttpOnly cookie (a QA link's token is moved there by
   // the redirect below), or with the browser's dev pins in theirs, or as a header; never in a URL
   // a cache or a log keeps.
+  // The map of a request with no QA token and no dev pin (nearly every one) is the members' map:
+  // made once per change of what the store holds (live.current() is a new snapshot then), so the
+  // page server, which parses a map once per map it is given, parses it once per change too.
+  let members = { known: null, map: null };
   const remoteMap = (req) => {
     const known = live.current();
     if (known.error) throw known.error;
     const { pins, token } = devPins(req);
     const qaToken = req.headers['x-netnet-qa-token'] ?? token ?? qaTokenFromCookie(req.headers.cookie) ?? undefined;
-    return remoteMapFor(environment, known, process.env, { qaToken, devPins: pins });
+    if (qaToken !== undefined || Object.keys(pins).length > 0) return remoteMapFor(environment, known, process.env, { qaToken, devPins: pins });
+    if (members.known !== known) members = { known, map: Object.freeze(remoteMapFor(environment, known, process.env)) };
+    return members.map;
   };
   // A QA link (?qa-token=…): answered with a redirect to the address without the token, which
   // goes into an HttpOnly cookie, before the page loads anything; dev pins it sets go with it.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/test';
@@ -10,7 +11,6 @@ import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { testWithShell } from '../support/specShell';
-import { bucketOf } from '@netnet/rollout';
 import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout
@@ -50,6 +50,14 @@ function digest(dir: string): string {
   return hash.digest('hex');
 }
 
+/**
+ * The rollout rule's bucket. The rollout package is ES modules: imported as one (as the control
+ * plane's modules are, e2e/support/controlPlane.ts), never by a static import, which Playwright
+ * compiles to CommonJS and caches so that every later ES import of the package finds no exports.
+ */
+const bucketOf = async (remote: string, id: string) =>
+  ((await import(pathToFileURL(join(root, 'rollout/src/index.ts')).href)) as typeof import('@netnet/rollout')).bucketOf(remote, id);
+
 /** A member account whose uid puts them inside (or outside) a 50% canary of remote-search. */
 async function memberInBucket(canary: boolean): Promise<TestMember> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
@@ -60,7 +68,7 @@ async function memberInBucket(canary: boolean): Promise<TestMember> {
       body: JSON.stringify({ ...details, returnSecureToken: true }),
     });
     const { localId } = (await response.json()) as { localId: string };
-    if (bucketOf(REMOTE, localId) < 50 === canary) return details;
+    if ((await bucketOf(REMOTE, localId)) < 50 === canary) return details;
   }
   throw new Error('no member landed in the wanted bucket');
 }

@@ -75,6 +75,8 @@ test('the rollout rule imports no other workspace, and no remote imports it', as
   // The shell and the control plane use it.
   await expectClean('shell/src/planted.ts', "import { chooseRelease } from '@netnet/rollout';\nexport { chooseRelease };\n");
   await expectClean('control-plane/src/planted.ts', "import { isVersion } from '@netnet/rollout';\nexport { isVersion };\n");
+  // A spec reaches it only as an ES module (Playwright would compile a static import to CommonJS).
+  await expectFired('e2e/specs/planted.spec.ts', "import { bucketOf } from '@netnet/rollout';\nexport { bucketOf };\n", ['no-restricted-imports']);
 });
 
 test('the control plane importing an app fails: it reads builds from disk, never imports one', async () => {

@@ -23,8 +23,18 @@ export { identityOf } from './ticketReleases';
 export { createSandboxedPool } from './sandbox';
 export { verifyServerBuild } from './sandbox/verify';
 
+// A map document is checked once, not once per page: the control plane hands every request
+// without pins the same members' map until the store's changes (scripts/shellServer.mjs).
+const parsedMaps = new WeakMap<object, RemoteMap>();
+function mapOf(document: unknown): RemoteMap {
+  if (typeof document !== 'object' || document === null) return parseRemoteMap(document);
+  let map = parsedMaps.get(document);
+  if (!map) parsedMaps.set(document, (map = parseRemoteMap(document)));
+  return map;
+}
+
 /** The releases a map document's ticket names for a request (/remotes.json, whose map is not parsed here otherwise). */
-export const ticketReleasesOf = (mapDocument: unknown, identity: TicketIdentity): TicketRelease[] => ticketReleases(parseRemoteMap(mapDocument), identity);
+export const ticketReleasesOf = (mapDocument: unknown, identity: TicketIdentity): TicketRelease[] => ticketReleases(mapOf(mapDocument), identity);
 
 // The shell's server (docs/architecture.md#server-rendering): answers a page request with the
 // composed page as HTML — the shell frame and the page's area rendered with the release this
@@ -202,7 +212,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
     let mapDocument: unknown;
     try {
       mapDocument = remoteMap(req);
-      map = parseRemoteMap(mapDocument);
+      map = mapOf(mapDocument);
     } catch (error) {
       console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
       return clientOnly();
@@ -293,7 +303,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
   function clientState(req: IncomingMessage, identity: TicketIdentity): ServerState | null {
     try {
       const map = remoteMap(req);
-      return { config, map, chosen: {}, catalogue: {}, member: identity.member, ...ticketOf(parseRemoteMap(map), identity) };
+      return { config, map, chosen: {}, catalogue: {}, member: identity.member, ...ticketOf(mapOf(map), identity) };
     } catch {
       return null;
     }
@@ -306,7 +316,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
   }
 
   /** The map as a request without cookies gets it: the releases members get, no pins. */
-  const membersMap = () => parseRemoteMap(remoteMap({ headers: {} } as IncomingMessage));
+  const membersMap = () => mapOf(remoteMap({ headers: {} } as IncomingMessage));
 
   return Object.assign(servePage, {
     followMap: () => {
