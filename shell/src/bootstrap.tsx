@@ -2,13 +2,10 @@
 import '@netnet/shared/styles';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { getDefaultStore } from 'jotai';
-import { authAtom } from '@netnet/shared';
 import { boot } from './boot/boot';
 import { BootError } from './boot/BootError';
 import { readServerState, type ServerState } from './boot/serverState';
 import { LEFT_TO_BROWSER } from './federation/renderedPage';
-import { loadMemberFrame } from './layout/memberFrame';
 import { readOverrides } from './rollout/overrides';
 import { App } from './App';
 import { rememberReturnTo } from './auth/returnTo';
@@ -40,22 +37,15 @@ function onRecoverableError(error: unknown): void {
   console.error('[netnet] the page could not take over the server’s render:', error);
 }
 
-/** A member's page needs the members' frame for its first render; a visitor's fetches it once idle. */
-async function memberFrameIfSignedIn(): Promise<void> {
-  if (getDefaultStore().get(authAtom).status === 'authenticated') await loadMemberFrame();
-}
-
 if (hydrating) followServerRedirect(server);
-boot(server)
-  .then(memberFrameIfSignedIn)
-  .then(
-    () => {
-      const app = <StrictMode><App /></StrictMode>;
-      if (hydrating) hydrateRoot(container, app, { onRecoverableError });
-      else createRoot(container).render(app);
-    },
-    (error: unknown) => {
-      console.error('Netnet could not start:', error);
-      createRoot(container).render(<BootError error={error} />);
-    },
-  );
+boot(server).then(
+  () => {
+    const app = <StrictMode><App /></StrictMode>;
+    if (hydrating) hydrateRoot(container, app, { onRecoverableError });
+    else createRoot(container).render(app);
+  },
+  (error: unknown) => {
+    console.error('Netnet could not start:', error);
+    createRoot(container).render(<BootError error={error} />);
+  },
+);

@@ -2,7 +2,7 @@
 // Run: node --import tsx --test control-plane/src/health/reports.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { REPORT_LIMITS as limits, VITAL_BOUNDS as BOUNDS } from '@netnet/rollout';
+import { REPORT_LIMITS as limits, VITAL_BOUNDS as BOUNDS } from '@netnet/rollout/reports';
 import { MAX_BODY_BYTES, MAX_REPORTS, parseBatch } from './reports.ts';
 
 const report = (overrides = {}) => ({ remote: 'remote-title', release: '1.4.0', channel: 'canary', outcome: 'loaded', ...overrides });

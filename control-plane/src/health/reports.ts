@@ -6,13 +6,14 @@
 // one bad report changes nothing (docs/release-health.md). Beside the reports a
 // batch carries the page's ticket, which the collector verifies (control-plane/src/health/ticket.ts)
 // and never keeps: only what its signature vouches for is used.
-import { isVersion, OUTCOMES, REPORT_LIMITS as limits, REPORTED_CHANNELS as CHANNELS, VITAL_BOUNDS, type Report, type Vital } from '@netnet/rollout';
+import { isVersion } from '@netnet/rollout';
+import { OUTCOMES, REPORT_LIMITS as limits, REPORTED_CHANNELS as CHANNELS, VITAL_BOUNDS, type Report, type Vital } from '@netnet/rollout/reports';
 import { site } from '../site.ts';
 
 // The format and its limits are the rollout package's, the browser's too, so it never sends a
 // batch this refuses.
 export { CHANNELS, OUTCOMES, VITAL_BOUNDS, type Report, type Vital };
-export type { Outcome, ReportedChannel as Channel } from '@netnet/rollout';
+export type { Outcome, ReportedChannel as Channel } from '@netnet/rollout/reports';
 /** The body of one POST: bytes on the wire, then reports in it. */
 export const MAX_BODY_BYTES = limits.maxBodyBytes;
 export const MAX_REPORTS = limits.maxReports;

@@ -17,7 +17,7 @@
 // Pure logic and in-memory bounds; a store shared by several servers keeps the same counts
 // under the same keys (pageLoadKey, deviceKey).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { REPORT_LIMITS as limits } from '@netnet/rollout';
+import { REPORT_LIMITS as limits } from '@netnet/rollout/reports';
 import type { Report } from './reports.ts';
 
 /** A release a ticket names. */

@@ -1,7 +1,7 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom, loadRuntimeConfig, seedCatalogueCache, setRuntimeConfig } from '@netnet/shared';
 import { loadRemoteMap } from '../federation/lastGoodMap';
-import { preloadMemberRemotes, preloadOnIntent, warmPath } from '../federation/preload';
+import { warmPath } from '../federation/preload';
 import { registerRollout } from '../federation/registerRollout';
 import { parseRemoteMap } from '../federation/remoteMap';
 import { pageAt } from '../pages';
@@ -14,7 +14,8 @@ import { whenIdle } from './whenIdle';
 const HEAD_START_MS = 1500;
 
 /**
- * Everything the shell needs before its first render: runtime config, remote map, auth feed.
+ * Everything the shell needs before its first render: runtime config, remote map, auth feed, and
+ * for a member the members' frame.
  * A page the server rendered brings them (`server`): nothing is fetched, and the releases, the
  * member and the catalogue answers are the ones the page was rendered with.
  */
@@ -47,10 +48,17 @@ export async function boot(server: ServerState | null = null): Promise<void> {
   // The page being opened starts loading now, while React renders the shell around it.
   const firstRemote = pageAt(window.location.pathname, signedIn()).remote;
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);
-  preloadOnIntent(signedIn);
-  afterFirstPage(() => signedIn() && preloadMemberRemotes());
-  // A visitor who signs in is shown the members' frame at once.
-  afterFirstPage(() => void loadMemberFrame().catch(() => {}));
+  // Then a link's page as the member points at it, and a member's other remotes (files only).
+  afterFirstPage(
+    () =>
+      void import(/* webpackChunkName: "preload-later" */ '../federation/preloadLater').then(
+        ({ preloadOnIntent, preloadMemberRemotes }) => {
+          preloadOnIntent(signedIn);
+          if (signedIn()) preloadMemberRemotes();
+        },
+        () => {},
+      ),
+  );
   // Release health (its own chunk, web-vitals another) costs the first page nothing; it reads
   // what happened before it from the rollout status. Without it the page simply sends no reports.
   afterFirstPage(
@@ -62,4 +70,8 @@ export async function boot(server: ServerState | null = null): Promise<void> {
         () => {},
       ),
   );
+  // A member's first render needs the members' frame (a chunk of its own); a visitor who signs in
+  // is shown it at once, fetched once the first page is idle.
+  if (signedIn()) await loadMemberFrame();
+  else afterFirstPage(() => void loadMemberFrame().catch(() => {}));
 }

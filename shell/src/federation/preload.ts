@@ -1,16 +1,16 @@
-import { loadRemote, preloadRemote } from '@module-federation/enhanced/runtime';
+import { loadRemote } from '@module-federation/enhanced/runtime';
 import { matchPath, type PageModule } from '@netnet/shared';
-import { memberPages, pageAt } from '../pages';
+import { pageAt } from '../pages';
 import { federationName, type RemoteName } from './remotes';
 
 // Fetching a remote only when its page is asked for costs a chain of round trips (manifest,
 // container, page chunk). The shell starts that chain earlier: for the page being opened while
-// the shell itself boots, for a link's page when the pointer or focus reaches the link, and, once
-// the browser is idle, for the member pages' remotes (files only, nothing runs).
+// the shell itself boots, and, once the first page is in (./preloadLater.ts), for a link's page
+// when the pointer or focus reaches the link and for the member pages' remotes.
 
 const loads = new Map<string, Promise<PageModule>>();
 /** Remotes this page has asked for (loaded, loading or failed): the idle preload leaves them be. */
-const asked = new Set<string>();
+export const asked = new Set<string>();
 
 export const pageKey = ({ remote, module }: { remote: RemoteName; module: string }) => `${federationName(remote)}/${module}`;
 
@@ -58,31 +58,4 @@ export async function warmPath(pathname: string, signedIn: boolean): Promise<voi
   } catch {
     // shown by the page's error boundary when it renders
   }
-}
-
-const savesData = () => (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
-
-/** Fetches, without running, the files of the other remotes a member's pages come from. */
-export function preloadMemberRemotes(): void {
-  if (savesData()) return;
-  const exposes = new Map<string, string[]>();
-  for (const { remote, module } of memberPages) {
-    const name = federationName(remote);
-    if (!asked.has(name)) exposes.set(name, [...(exposes.get(name) ?? []), `./${module}`]);
-  }
-  for (const [nameOrAlias, modules] of exposes) {
-    preloadRemote([{ nameOrAlias, exposes: modules, resourceCategory: 'sync' }]).catch(() => {});
-  }
-}
-
-/** Loads a link's page as soon as the member points at it, focuses it or touches it. */
-export function preloadOnIntent(isSignedIn: () => boolean): () => void {
-  const onIntent = (event: Event) => {
-    const link = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
-    void warmPath(link.pathname, isSignedIn());
-  };
-  const events = ['pointerover', 'focusin', 'touchstart'] as const;
-  for (const type of events) document.addEventListener(type, onIntent, { passive: true });
-  return () => events.forEach((type) => document.removeEventListener(type, onIntent));
 }

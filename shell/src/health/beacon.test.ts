@@ -1,4 +1,4 @@
-import { REPORT_LIMITS as limits } from '@netnet/rollout';
+import { REPORT_LIMITS as limits } from '@netnet/rollout/reports';
 import { bodiesFor, canSend, MAX_BODY_BYTES, requestTicket, sendReports } from './beacon';
 import type { HealthReport } from './reports';
 

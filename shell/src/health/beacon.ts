@@ -1,4 +1,4 @@
-import { REPORT_LIMITS as limits } from '@netnet/rollout';
+import { REPORT_LIMITS as limits } from '@netnet/rollout/reports';
 import type { HealthReport } from './reports';
 
 // How reports reach the site's own server: a beacon, which the browser delivers even while the

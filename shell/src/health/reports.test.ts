@@ -1,4 +1,4 @@
-import { REPORT_LIMITS as limits, VITAL_BOUNDS } from '@netnet/rollout';
+import { REPORT_LIMITS as limits, VITAL_BOUNDS } from '@netnet/rollout/reports';
 import { createSessions, type ReleaseRef } from './reports';
 
 const canary: ReleaseRef = { remote: 'remote-title', version: '1.4.0', channel: 'canary' };

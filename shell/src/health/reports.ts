@@ -1,4 +1,5 @@
-import { REPORT_LIMITS, withinBounds, type Channel, type Outcome, type Report, type ReportedChannel, type Vital, type Vitals } from '@netnet/rollout';
+import type { Channel } from '@netnet/rollout';
+import { REPORT_LIMITS, withinBounds, type Outcome, type Report, type ReportedChannel, type Vital, type Vitals } from '@netnet/rollout/reports';
 import type { RemoteName } from '../federation/remotes';
 
 // What this document tells the site's server about the releases it used: one session per release

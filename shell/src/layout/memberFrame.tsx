@@ -40,6 +40,6 @@ export function MemberFrame() {
   }, [Frame, failed]);
 
   if (Frame) return <Frame />;
-  if (failed) return <LoadError alert detail="Netnet could not load this page’s frame." onRetry={() => setFailed(false)} />;
+  if (failed) return <LoadError alert onRetry={() => setFailed(false)} />;
   return <Spinner centered label="Loading Netnet" />;
 }
