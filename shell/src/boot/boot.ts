@@ -1,7 +1,7 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom, loadRuntimeConfig, seedCatalogueCache, setRuntimeConfig } from '@netnet/shared';
 import { loadRemoteMap } from '../federation/lastGoodMap';
-import { warmPath } from '../federation/preload';
+import { preloadOnIntent, warmPath } from '../federation/preload';
 import { registerRollout } from '../federation/registerRollout';
 import { parseRemoteMap } from '../federation/remoteMap';
 import { pageAt } from '../pages';
@@ -48,14 +48,13 @@ export async function boot(server: ServerState | null = null): Promise<void> {
   // The page being opened starts loading now, while React renders the shell around it.
   const firstRemote = pageAt(window.location.pathname, signedIn()).remote;
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);
-  // Then a link's page as the member points at it, and a member's other remotes (files only).
+  preloadOnIntent(signedIn);
+  // A member's other remotes (files only), once the first page is in.
   afterFirstPage(
     () =>
+      signedIn() &&
       void import(/* webpackChunkName: "preload-later" */ '../federation/preloadLater').then(
-        ({ preloadOnIntent, preloadMemberRemotes }) => {
-          preloadOnIntent(signedIn);
-          if (signedIn()) preloadMemberRemotes();
-        },
+        ({ preloadMemberRemotes }) => preloadMemberRemotes(),
         () => {},
       ),
   );

@@ -27,16 +27,9 @@ export function MemberFrame() {
   const [Frame, setFrame] = useState(() => loaded);
   const [failed, setFailed] = useState(false);
 
+  // A frame that unmounts meanwhile ignores the answer (React drops a state change of an unmounted component).
   useEffect(() => {
-    if (Frame || failed) return;
-    let current = true;
-    loadMemberFrame().then(
-      (component) => current && setFrame(() => component),
-      () => current && setFailed(true),
-    );
-    return () => {
-      current = false;
-    };
+    if (!Frame && !failed) loadMemberFrame().then((component) => setFrame(() => component), () => setFailed(true));
   }, [Frame, failed]);
 
   if (Frame) return <Frame />;
