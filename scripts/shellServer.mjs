@@ -45,8 +45,8 @@ function knownReleases(live, env = process.env) {
  */
 export async function serveShell({ port, environment = environmentName(), ssr = process.env.NETNET_SSR !== 'off', database }) {
   const ownDatabase = !database;
-  // As the instances' role: it reads the map and the releases, adds release-health counts and
-  // holds the guard's lease, and may change no map but by the guard's rollback (docs/deploy.md, "Roles").
+  // As the instances' role: it reads the map and the releases and adds release-health counts; it
+  // may change no map at all, the guard being a process of its own (docs/store.md, "Roles").
   const store = database ?? (await openDatabase({ role: 'instance' }));
   const log = (line) => console.log(`[store] ${line}`);
   // A new map starts the render processes of its new releases at once, not with their first page.

@@ -4,7 +4,7 @@ import { LoadError, Spinner } from '@netnet/shared';
 // Members' frame (the headers, the profile menu, the bottom navigation) is no part of a visitor's
 // first page, so it is a chunk of its own: the landing page loads none of it (its JS budget,
 // docs/performance.md). Whoever renders a member's page has it first: the server before every
-// render (server/renderArea.tsx), the browser before it takes a member's page over (bootstrap.tsx),
+// render (server/renderArea.tsx), the browser before it takes a member's page over (boot/boot.ts),
 // so both render the same frame. A visitor's page fetches it once idle, so signing in shows it at once.
 
 let loaded: ComponentType | null = null;
