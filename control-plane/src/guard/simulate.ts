@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { createFigures, type Counted } from '../health/figures.ts';
 import { assess, type AssessOptions, type Why } from './guard.ts';
-import type { Outcome } from '../health/reports.ts';
+import type { Outcome } from '@netnet/rollout/reports';
 import { NETWORK_RULES } from '../health/network.ts';
 import { boundaries, enoughEvidence, FAILURE_TEST, REFERENCE_TEST, type FailureOptions, type SessionCounts } from './sequential.ts';
 

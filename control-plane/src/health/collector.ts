@@ -19,7 +19,8 @@ import type { HealthStore } from '../store/health.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
-import { parseBatch, MAX_BODY_BYTES, type Report } from './reports.ts';
+import type { Report } from '@netnet/rollout/reports';
+import { parseBatch, MAX_BODY_BYTES } from './reports.ts';
 import { startOtlpExport, type Counters } from './otlp.ts';
 import { createDeviceCounter, createPageLoadMemo, ticketCovers, verifyTicket, type Ticket } from './ticket.ts';
 

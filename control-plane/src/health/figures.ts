@@ -8,7 +8,7 @@
 // release did not work, and a canary that falls back on every load must be rolled back rather
 // than stay a canary forever (docs/release-health.md). Every outcome but 'loaded' is a failure.
 import { BUCKETS, bucketOf, emptyHistogram, type Histogram } from './histogram.ts';
-import { OUTCOMES, type Channel, type Outcome, type Report } from './reports.ts';
+import { OUTCOMES, type Outcome, type Report, type ReportedChannel as Channel } from '@netnet/rollout/reports';
 
 export const MINUTE_MS = 60_000;
 export const minuteOf = (ms: number): number => Math.floor(ms / MINUTE_MS);

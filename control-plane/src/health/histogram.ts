@@ -1,6 +1,6 @@
 // LCP samples kept as counts in fixed, log-spaced buckets: memory and snapshot size stay bounded
 // however many pages report, and a quantile read from them is within about 2 % of the sample's.
-import { VITAL_BOUNDS } from './reports.ts';
+import { VITAL_BOUNDS } from '@netnet/rollout/reports';
 
 // 16 buckets per doubling: each bucket spans 4.4 %, so its geometric middle is within 2.2 % of
 // any value in it.

@@ -10,10 +10,8 @@ import { isVersion } from '@netnet/rollout';
 import { OUTCOMES, REPORT_LIMITS as limits, REPORTED_CHANNELS as CHANNELS, VITAL_BOUNDS, type Report, type Vital } from '@netnet/rollout/reports';
 import { site } from '../site.ts';
 
-// The format and its limits are the rollout package's, the browser's too, so it never sends a
-// batch this refuses.
-export { CHANNELS, OUTCOMES, VITAL_BOUNDS, type Report, type Vital };
-export type { Outcome, ReportedChannel as Channel } from '@netnet/rollout/reports';
+// The format and its limits are the rollout package's (@netnet/rollout/reports), the browser's
+// too, so it never sends a batch this refuses; this file checks a batch against them.
 /** The body of one POST: bytes on the wire, then reports in it. */
 export const MAX_BODY_BYTES = limits.maxBodyBytes;
 export const MAX_REPORTS = limits.maxReports;

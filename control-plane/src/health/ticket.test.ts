@@ -17,7 +17,7 @@ import {
   type Ticket,
 } from './ticket.ts';
 import { networkOf, networkTag } from './network.ts';
-import type { Report } from './reports.ts';
+import type { Report } from '@netnet/rollout/reports';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const secret = Buffer.from('a secret of at least thirty-two bytes, for tests only');

@@ -18,7 +18,7 @@
 // under the same keys (pageLoadKey, deviceKey).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { REPORT_LIMITS as limits } from '@netnet/rollout/reports';
-import type { Report } from './reports.ts';
+import type { Report } from '@netnet/rollout/reports';
 
 /** A release a ticket names. */
 export interface TicketRelease {

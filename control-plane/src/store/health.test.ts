@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
 import { createFigures, failingNetworks, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
 import { NETWORK_RULES } from '../health/network.ts';
-import { OUTCOMES, type Channel } from '../health/reports.ts';
+import { OUTCOMES, type ReportedChannel as Channel } from '@netnet/rollout/reports';
 import type { Store } from './database.ts';
 import { createHealthStore, pruneHealth, readFigures, type HealthStore } from './health.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
