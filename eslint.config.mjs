@@ -58,8 +58,19 @@ function restrictedSpecifiers(workspace) {
   return groups;
 }
 
+// What every Node server stands on (Fastify with the site's limits, config, logger): for the
+// servers only, never in a browser's bundle.
+const SERVER_KIT = 'server-kit';
+const SERVERS = ['shell', 'catalogue', 'control-plane'];
+
 /** The workspaces that a workspace must never import (dependency direction, docs/architecture.md). */
 function forbiddenWorkspaces(workspace) {
+  const forbidden = ownRules(workspace);
+  return SERVERS.includes(workspace) ? forbidden.filter((app) => app !== SERVER_KIT) : forbidden;
+}
+
+function ownRules(workspace) {
+  if (workspace === SERVER_KIT) return [...apps.filter((app) => app !== SERVER_KIT), 'shared', 'rollout'];
   if (workspace === 'shared') return [...apps, 'rollout'];
   // The rollout rule is pure: it imports no app and not `shared` either (the singleton the remotes
   // ship), so the control plane runs it without any browser code.
@@ -80,6 +91,7 @@ function forbiddenWorkspaces(workspace) {
 function whyForbidden(workspace) {
   if (workspace === 'shared') return '`shared` is the contract every app imports; it imports no app.';
   if (workspace === 'rollout') return 'The rollout rule is a library of pure code; it imports no other workspace.';
+  if (workspace === SERVER_KIT) return 'The server kit is what the servers stand on; it imports no other workspace.';
   if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
   if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import http from 'node:http';
 import { secureResponse } from './securityHeaders.mjs';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.mjs';
-import { clientAddress, clientKey, trustedProxiesFrom, viaHttps } from '../control-plane/src/trustedProxies.ts';
+import { clientAddress, clientKey, trustedProxiesFrom, viaHttps } from '@netnet/server-kit';
 
 // Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;

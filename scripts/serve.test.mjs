@@ -12,7 +12,7 @@ import { brotliCompressSync } from 'node:zlib';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
 import { LIMITS, serveApp } from './serve.mjs';
 import { acceptedCodings } from './staticFiles.mjs';
-import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '../control-plane/src/trustedProxies.ts';
+import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '@netnet/server-kit';
 
 const SECRETS = ['SECRET=deploy-env', 'outside-secret', '"remotes"', 'half-staged', 'unfinished'];
 let hostileRequests = 0;

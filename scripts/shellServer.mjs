@@ -22,7 +22,7 @@ import { openDatabase } from '../control-plane/src/store/database.ts';
 import { createHealthStore } from '../control-plane/src/store/health.ts';
 import { watchMap } from '../control-plane/src/store/liveMap.ts';
 import { environmentName } from '../control-plane/src/store/rollouts.ts';
-import { clientAddress, trustedProxiesFrom, viaHttps } from '../control-plane/src/trustedProxies.ts';
+import { clientAddress, trustedProxiesFrom, viaHttps } from '@netnet/server-kit';
 import { serveApp } from './serve.mjs';
 
 const require = createRequire(import.meta.url);

@@ -4,7 +4,7 @@
 import type http from 'node:http';
 import { messageOf } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
-import { clientAddress, type TrustedProxies } from '../trustedProxies.ts';
+import { clientAddress, type TrustedProxies } from '@netnet/server-kit';
 import { tokenNameOf } from './tokens.ts';
 
 const MAX_PATH = 300;

@@ -23,7 +23,7 @@ import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
 import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout, type RemotePlan } from '../store/rollouts.ts';
-import { clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import { clientKey, trustedProxiesFrom } from '@netnet/server-kit';
 import { recordRefusal } from './refusals.ts';
 import { consoleEvents, type ConsoleEvents } from './console/events.ts';
 import { answerConsole, consoleCaller } from './console/routes.ts';

@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from '../store/health.ts';
-import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
 import type { Report } from '@netnet/rollout/reports';
@@ -175,7 +175,7 @@ export interface CollectorOptions {
   /**
    * The key of the rate limit. Default: the socket's address, or, when the socket's peer is a
    * trusted proxy (NETNET_TRUSTED_PROXIES in `env`), the client it names in X-Real-IP /
-   * X-Forwarded-For (control-plane/src/trustedProxies.ts); an IPv6 client by its /64.
+   * X-Forwarded-For (@netnet/server-kit, trustedProxies.ts); an IPv6 client by its /64.
    */
   clientOf?: ((req: IncomingMessage) => string) | undefined;
   /** OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.ts). */

@@ -5,7 +5,7 @@
 // on failures from several networks.
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
-import { expandIPv6, plainAddress } from '../trustedProxies.ts';
+import { expandIPv6, plainAddress } from '@netnet/server-kit';
 
 export const NETWORK_RULES = Object.freeze({
   // Sessions (and vitals-only reports, apart) of one release one network may count per hour:

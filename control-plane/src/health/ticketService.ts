@@ -6,7 +6,7 @@
 //   200  { "ticket": "…" }     403  from another site, or no device cookie     405  not a POST
 //   204  nothing to report on (no release in the map)                          429  over the client's rate
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, clientKey, trustedProxiesFrom } from '../trustedProxies.ts';
+import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
 import { createRateLimit, fromOtherSite, send, type Rate } from './collector.ts';
 import { networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';

@@ -1,7 +1,7 @@
 // The front door's proof (./trustedProxies.ts): with NETNET_TRUSTED_PROXY_SECRET set, a listed
 // peer names the client only on a request that carries the secret; any other local process that
 // talks to an instance directly is taken for itself.
-// Run: node --import tsx --test control-plane/src/trustedProxies.test.ts
+// Run: node --import tsx --test server-kit/src/trustedProxies.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clientAddress, trustedProxiesFrom, viaHttps } from './trustedProxies.ts';

@@ -1,5 +1,5 @@
-// Who a request really comes from, for the servers that count per client (scripts/serve.mjs's
-// connection cap, the release-health collector's rate limit) and for the cookies the shell sets.
+// Who a request really comes from, for the servers that count per client (the connection cap of
+// ./connections.ts, the release-health collector's rate limit) and for the cookies the shell sets.
 // A front door (the local nginx, a load balancer) connects from its own address and says who the
 // client was in X-Real-IP / X-Forwarded-For, and whether it spoke HTTPS in X-Forwarded-Proto. Those
 // headers are believed only from a peer listed in NETNET_TRUSTED_PROXIES: from anyone else they are

@@ -1,0 +1,110 @@
+// What no Fastify option does: a share of connections per client, so that one client holding
+// sockets, sending nothing or pipelining a flood cannot keep everyone else out (docs/limits.md).
+// Fastify takes the deadlines (serverOptions); limitConnections adds the counting to its server.
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { clientKey, type TrustedProxies } from './trustedProxies.ts';
+
+export interface ConnectionLimits {
+  /** A whole request line and headers within this of a connection opening (or of the previous answer). */
+  headersTimeout: number;
+  /** The whole request, body included. */
+  requestTimeout: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeout: number;
+  /** Open connections per client (an IPv6 /64 counts as one; a trusted proxy is exempt: it carries everyone). */
+  connectionsPerClient: number;
+  /** Open connections in all. */
+  maxConnections: number;
+  /** Requests one connection may have waiting for their answers; more, and it is closed (browsers never pipeline). */
+  pipelinedRequests: number;
+  /** A connection that sends nothing for this long, mid-request too (a stalled upload), is closed; 0: never. */
+  idleTimeout: number;
+}
+
+/** The site's servers' limits; a server with other needs (the control-plane API's uploads) overrides some. */
+export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
+  headersTimeout: 1_500,
+  requestTimeout: 5_000,
+  keepAliveTimeout: 5_000,
+  connectionsPerClient: 64,
+  maxConnections: 4_096,
+  pipelinedRequests: 16,
+  idleTimeout: 0,
+});
+
+/** The deadlines as Fastify's options. Node checks them on connectionsCheckingInterval, so it is well under them. */
+export function serverOptions(limits: ConnectionLimits) {
+  return {
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    connectionTimeout: limits.idleTimeout,
+    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: Math.min(250, limits.headersTimeout / 2) },
+  };
+}
+
+export interface LimitOptions {
+  /** Peers that carry many clients' connections: never counted per client, never asked to give one up. */
+  trusted?: TrustedProxies;
+  /**
+   * Past maxConnections, a newcomer is not turned away while another client holds more: that
+   * client's oldest connection is closed instead (so many addresses each holding their share of
+   * slow uploads cannot keep a pipeline's one call out). Otherwise a newcomer past it is closed.
+   */
+  fairShare?: boolean;
+}
+
+const PIPELINED = Symbol('requests waiting for their answers on this connection');
+type CountedSocket = Socket & { [PIPELINED]?: number };
+
+/** Applies the per-client cap, the total cap, the silent-socket deadline and the pipeline limit to `app`'s server. */
+export function limitConnections(app: FastifyInstance, limits: ConnectionLimits, { trusted, fairShare = false }: LimitOptions = {}): void {
+  const server = app.server;
+  const byClient = new Map<string, Set<Socket>>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    // Node's header deadline starts with a request's first byte: a socket that sends none is closed here.
+    const silent = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, limits.headersTimeout);
+    silent.unref();
+    socket.once('close', () => clearTimeout(silent));
+    const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
+    const mine = key === null ? null : (byClient.get(key) ?? new Set<Socket>());
+    if (mine && mine.size >= limits.connectionsPerClient) {
+      socket.destroy();
+      return;
+    }
+    if (open >= limits.maxConnections) {
+      let most: Set<Socket> | null = null;
+      if (fairShare) for (const held of byClient.values()) if (!most || held.size > most.size) most = held;
+      if (!most || most.size <= (mine?.size ?? 0) + 1) {
+        socket.destroy();
+        return;
+      }
+      most.values().next().value?.destroy();
+    }
+    open += 1;
+    socket.once('close', () => (open -= 1));
+    if (key === null || mine === null) return;
+    mine.add(socket);
+    byClient.set(key, mine);
+    socket.once('close', () => {
+      mine.delete(socket);
+      if (mine.size === 0 && byClient.get(key) === mine) byClient.delete(key);
+    });
+  });
+  // Before the server's own handler, so a connection over its pipeline limit is closed before any work.
+  server.prependListener('request', (req, res) => {
+    const socket = req.socket as CountedSocket;
+    socket[PIPELINED] = (socket[PIPELINED] ?? 0) + 1;
+    res.once('close', () => {
+      socket[PIPELINED] = (socket[PIPELINED] ?? 1) - 1;
+    });
+    if (socket[PIPELINED] > limits.pipelinedRequests) socket.destroy();
+  });
+  // A request of a connection closed above is not answered: no route runs for it.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.socket.destroyed) reply.hijack();
+  });
+}

@@ -1,0 +1,4 @@
+export * from './config.ts';
+export * from './connections.ts';
+export * from './logger.ts';
+export * from './trustedProxies.ts';

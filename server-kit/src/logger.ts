@@ -1,0 +1,17 @@
+// One logger for every server: pino's JSON lines (what Loki, Elastic or CloudWatch read as they
+// are), one `service` field per process, and Fastify's request id on every line a request logs.
+// Requests themselves are not logged one by one: the front door's access log does that.
+import { randomUUID } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** The process's logger; NETNET_LOG_LEVEL (info by default: trace, debug, info, warn, error, fatal or silent). */
+export function createLogger(service: string, env: NodeJS.ProcessEnv = process.env): Logger {
+  return pino({ base: { service }, level: env.NETNET_LOG_LEVEL || 'info' });
+}
+
+/** Fastify's options for a logger: a request id of our own making (a client's header is not believed), no line per request. */
+export function loggerOptions(logger: Logger) {
+  return { loggerInstance: logger, genReqId: () => randomUUID(), requestIdHeader: false as const, disableRequestLogging: true };
+}
