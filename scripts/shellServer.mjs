@@ -10,20 +10,27 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { devPinSources, devPinsFor, isDevPinParam } from '../control-plane/src/deploy/devPin.ts';
-import { qaTokenFromCookie, qaTokenRedirect } from '../control-plane/src/deploy/qaToken.ts';
-import { quote, throttledLog } from '../control-plane/src/safeLog.ts';
-import { remoteMapFor } from '../control-plane/src/deploy/remoteMap.ts';
-import { createCollector } from '../control-plane/src/health/collector.ts';
-import { deviceTag, ticketSecrets } from '../control-plane/src/health/ticket.ts';
-import { createTicketService } from '../control-plane/src/health/ticketService.ts';
-import { createMetrics } from '../control-plane/src/health/metrics.ts';
-import { openDatabase } from '../control-plane/src/store/database.ts';
-import { createHealthStore } from '../control-plane/src/store/health.ts';
-import { watchMap } from '../control-plane/src/store/liveMap.ts';
-import { environmentName } from '../control-plane/src/store/rollouts.ts';
 import { clientAddress, trustedProxiesFrom, viaHttps } from '@netnet/server-kit';
 import { serveApp } from './serve.mjs';
+import {
+  createCollector,
+  createHealthStore,
+  createMetrics,
+  createTicketService,
+  deviceTag,
+  devPinSources,
+  devPinsFor,
+  environmentName,
+  isDevPinParam,
+  openDatabase,
+  qaTokenFromCookie,
+  qaTokenRedirect,
+  quote,
+  remoteMapFor,
+  throttledLog,
+  ticketSecrets,
+  watchMap,
+} from '@netnet/control-plane/instance';
 
 const require = createRequire(import.meta.url);
 const site = require('./site.cjs');
