@@ -55,13 +55,24 @@ function restrictedSpecifiers(workspace) {
   // Playwright compiles a spec's static imports to CommonJS and caches them: an ES-module package
   // imported so is then found without exports by every ES import of it in that run.
   if (workspace === 'e2e') groups.push({ regex: byName('rollout'), message: ROLLOUT_IN_SPECS });
+  if (workspace === SHELL_SERVER) {
+    return [
+      ...groups.filter((group) => group.regex !== byName('control-plane')),
+      { regex: `^(@netnet/control-plane|control-plane)(?!/(instance|testing)$)(/.*)?$`, message: ONLY_INSTANCE_ENTRY },
+    ];
+  }
   return groups;
 }
 
 // What every Node server stands on (Fastify with the site's limits, config, logger): for the
 // servers only, never in a browser's bundle.
 const SERVER_KIT = 'server-kit';
-const SERVERS = ['shell', 'catalogue', 'control-plane'];
+const SERVERS = ['shell/server', 'catalogue', 'control-plane'];
+// The shell's server (shell/server/) is the one part of the shell that runs on Node: it reads the
+// store and collects release health through the control plane's one entry for instances.
+const SHELL_SERVER = 'shell/server';
+const INSTANCE_ENTRY = '@netnet/control-plane/instance';
+const ONLY_INSTANCE_ENTRY = `The shell's server reaches the control plane through \`${INSTANCE_ENTRY}\` only (its tests through \`/testing\` too).`;
 
 /** The workspaces that a workspace must never import (dependency direction, docs/architecture.md). */
 function forbiddenWorkspaces(workspace) {
@@ -71,6 +82,7 @@ function forbiddenWorkspaces(workspace) {
 
 function ownRules(workspace) {
   if (workspace === SERVER_KIT) return [...apps.filter((app) => app !== SERVER_KIT), 'shared', 'rollout'];
+  if (workspace === SHELL_SERVER) return apps.filter((app) => app !== 'shell' && app !== 'control-plane');
   if (workspace === 'shared') return [...apps, 'rollout'];
   // The rollout rule is pure: it imports no app and not `shared` either (the singleton the remotes
   // ship), so the control plane runs it without any browser code.
@@ -93,6 +105,7 @@ function whyForbidden(workspace) {
   if (workspace === 'rollout') return 'The rollout rule is a library of pure code; it imports no other workspace.';
   if (workspace === SERVER_KIT) return 'The server kit is what the servers stand on; it imports no other workspace.';
   if (workspace === 'shell') return 'The shell loads remotes at run time (Module Federation), never by import.';
+  if (workspace === SHELL_SERVER) return "The shell's server serves the remotes' builds; it imports no app but the shell.";
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
   if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';
   if (workspace === 'console') return 'The release console reaches the control plane over HTTP; it imports `shared` only.';
@@ -108,6 +121,9 @@ function restrictedZones(workspace) {
   const forbidden = forbiddenWorkspaces(workspace);
   if (forbidden.length > 0) {
     zones.push({ target: `./${workspace}`, from: forbidden.map((app) => `./${app}`), message: ` ${whyForbidden(workspace)}` });
+  }
+  if (workspace === SHELL_SERVER) {
+    zones.push({ target: `./${workspace}`, from: './control-plane', except: ['./src/instance.ts', './src/testing.ts'], message: ` ${ONLY_INSTANCE_ENTRY}` });
   }
   if (workspace !== 'shared') {
     zones.push({ target: `./${workspace}`, from: './shared/src', except: sharedEntries, message: ` ${SHARED_EXPORTS_ONLY}` });
@@ -202,7 +218,7 @@ export default tseslint.config(
   },
   // Node code: the catalogue service, the control plane, the scripts, the e2e tests and their tooling.
   {
-    files: ['scripts/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
+    files: ['scripts/**', 'server-kit/**', 'shell/server/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   // A runtime plugin webpack compiles into every remote's server build: it sets webpack's own
@@ -265,7 +281,7 @@ export default tseslint.config(
     rules: { 'jsx-a11y/no-autofocus': 'off' },
   },
   // The dependency rules, one block per workspace (a rule's options replace, not merge, across blocks).
-  ...[...workspaces, '.'].map((workspace) => ({
+  ...[...workspaces, SHELL_SERVER, '.'].map((workspace) => ({
     files: workspace === '.' ? ['*.{js,mjs,cjs,ts}', 'scripts/**'] : [`${workspace}/**`],
     rules: {
       'no-restricted-imports': ['error', { patterns: restrictedSpecifiers(workspace) }],

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
 import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
-import { serveApp } from './serve.mjs';
-import { serveShell } from './shellServer.mjs';
+import { serveApp } from '../shell/server/httpServer.ts';
+import { serveShell } from '../shell/server/shellServer.ts';
 
 const require = createRequire(import.meta.url);
 const site = require('./site.cjs');

@@ -13,3 +13,5 @@ export { openDatabase } from './store/database.ts';
 export { createHealthStore } from './store/health.ts';
 export { watchMap } from './store/liveMap.ts';
 export { environmentName } from './store/rollouts.ts';
+export { site, type SiteTable } from './site.ts';
+export { operatorAccess } from './operatorAccess.ts';

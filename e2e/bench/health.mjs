@@ -1,6 +1,6 @@
 // `npm run bench:health`: how many release-health reports the collector takes into PostgreSQL
 // (docs/release-health.md). The collector runs as the shell's server runs it
-// (scripts/serve.mjs with the collector as a service, its store control-plane/src/store/health.ts:
+// (shell/server/httpServer.ts with the collector as a service, its store control-plane/src/store/health.ts:
 // the batches of a few ms summed into one INSERT, each batch answered 204 once PostgreSQL holds
 // it) in a child process, against an embedded PostgreSQL of the benchmark's own in a temporary
 // folder (control-plane/src/store/testDatabase.ts); this process loads it from loopback, with
@@ -48,7 +48,7 @@ async function serve(deployDir) {
   const { createCollector } = await import('../../control-plane/src/health/collector.ts');
   const { openDatabase } = await import('../../control-plane/src/store/database.ts');
   const { createHealthStore } = await import('../../control-plane/src/store/health.ts');
-  const { serveApp } = await import('../../scripts/serve.mjs');
+  const { serveApp } = await import('../../shell/server/httpServer.ts');
   const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: deployDir } });
   // The pool as the store uses it, counting its INSERTs: the database should see tens a second.
   let writes = 0;

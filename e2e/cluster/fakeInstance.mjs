@@ -1,4 +1,4 @@
-// A stand-in for a shell instance (scripts/cluster/instance.mjs) in the front door's tests: the
+// A stand-in for a shell instance (shell/server/main.ts) in the front door's tests: the
 // same lifecycle (probes, drain, hints as Link headers) around a tiny server, so nginx's proxying,
 // retries and the drain can be checked in seconds without building the site.
 //   GET /headers        the request's headers, as the instance received them
@@ -7,7 +7,7 @@
 //   GET /posts          how many POSTs this process has received
 //   GET anything else   200 naming this process, with an Early Hint
 import http from 'node:http';
-import { runInstance } from '../../scripts/cluster/lifecycle.mjs';
+import { runInstance } from '../../shell/server/lifecycle.ts';
 
 const port = Number(process.env.PORT);
 let posts = 0;

@@ -95,7 +95,7 @@ test.describe('headers', () => {
   test('the policy follows the site table: a remote moved to a CDN and a real Firebase project', async () => {
     const policy = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', "import('./scripts/securityHeaders.mjs').then((m) => process.stdout.write(m.contentSecurityPolicy()))"],
+      ['--import', 'tsx', '--input-type=module', '-e', "import('./shell/server/securityHeaders.ts').then((m) => process.stdout.write(m.contentSecurityPolicy()))"],
       {
         cwd: root,
         encoding: 'utf8',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test as base } from './test';
 
-// A shell of the spec's own, served exactly as `npm start` serves the shell (scripts/shellServer.mjs)
+// A shell of the spec's own, served exactly as `npm start` serves the shell (shell/server/shellServer.ts)
 // but for a rollout environment of the spec's own. A page rendered by the server comes with the
 // remote map and releases the server used (docs/architecture.md#server-rendering), so a spec's
 // rollout reaches its pages only through a server that reads it; every other spec keeps the
@@ -56,7 +56,7 @@ async function stopGuard(guard: ChildProcess): Promise<void> {
 
 /** `guard`: run the release guard on the environment's canaries, as `npm start` does. */
 export async function startShell(environment: string, { guard = false }: { guard?: false | GuardOptions } = {}): Promise<SpecShell> {
-  const { serveShell } = (await import(pathToFileURL(join(root, 'scripts', 'shellServer.mjs')).href)) as ShellServerModule;
+  const { serveShell } = (await import(pathToFileURL(join(root, 'shell', 'server', 'shellServer.ts')).href)) as ShellServerModule;
   const server = await serveShell({ port: 0, environment });
   const guardProcess = guard ? startGuard(environment, guard) : null;
   const { port } = server.address() as AddressInfo;

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { withTsx } from '../tsx.mjs';
 
-const ENTRY = fileURLToPath(new URL('./instance.mjs', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../shell/server/main.ts', import.meta.url));
 const READY_TIMEOUT_MS = 90_000;
 /**
  * After a successor is ready: nginx leaves a peer that refused a connection out of rotation for

@@ -1,23 +1,23 @@
 // The front door's nginx configuration, generated from the site table (scripts/site.cjs) so a new
-// remote or port needs no edit here. It reproduces what scripts/serve.mjs answers for files —
+// remote or port needs no edit here. It reproduces what shell/server/httpServer.ts answers for files —
 // hashed names immutable, entry documents no-cache, precompressed .br/.gz copies, CORS on the
-// remotes' and releases' origins, the security headers of scripts/securityHeaders.mjs — and
+// remotes' and releases' origins, the security headers of shell/server/securityHeaders.ts — and
 // proxies everything the shell's server computes (pages, /config.json, /remotes.json, release-health
 // reports) to the shell instances. The topology and the limits are explained in docs/deploy.md.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { documentHeaders, everyResponseHeaders } from '../securityHeaders.mjs';
+import { documentHeaders, everyResponseHeaders } from '../../shell/server/securityHeaders.ts';
 
 const site = createRequire(import.meta.url)('../site.cjs');
 
 /**
  * The abuse limits on nginx's side (docs/deploy.md, "Limits"). The shell's own server keeps its
- * limits too (scripts/serve.mjs); these are the same or tighter, so a client meets nginx's first.
+ * limits too (shell/server/httpServer.ts); these are the same or tighter, so a client meets nginx's first.
  */
 export const LIMITS = Object.freeze({
-  /** Connections one client address may have being answered at once: scripts/serve.mjs's connectionsPerClient. */
+  /** Connections one client address may have being answered at once: shell/server/httpServer.ts's connectionsPerClient. */
   connectionsPerClient: 64,
-  /** Milliseconds a client may take to send its request line and headers: scripts/serve.mjs's headersTimeout. */
+  /** Milliseconds a client may take to send its request line and headers: shell/server/httpServer.ts's headersTimeout. */
   clientHeaderTimeoutMs: 1_500,
   /** Milliseconds between two reads of a request body (the instance gives the whole request 5 s). */
   clientBodyTimeoutMs: 5_000,
@@ -52,7 +52,7 @@ export const LIMITS = Object.freeze({
   reportsBurst: 400,
   /**
    * Idle seconds before nginx drops a kept-alive connection to an instance: shorter than the
-   * instance's keepAliveTimeout (5 s, scripts/serve.mjs), so nginx never sends a request on a
+   * instance's keepAliveTimeout (5 s, shell/server/httpServer.ts), so nginx never sends a request on a
    * connection the instance is closing at that moment.
    */
   upstreamKeepAlive: 4,
@@ -60,7 +60,7 @@ export const LIMITS = Object.freeze({
   upstreamReadTimeout: 30,
 });
 
-// Webpack's [contenthash:10] names: the same test as scripts/serve.mjs's HASHED.
+// Webpack's [contenthash:10] names: the same test as shell/server/httpServer.ts's HASHED.
 const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
 // A version folder exactly as rollout/src/version.ts accepts it (semver, no build metadata).
 const NUMBER = '(?:0|[1-9][0-9]*)';
@@ -85,7 +85,7 @@ function fileHeaders({ cacheControl, cors, html, indent }) {
   return headerLines(headers, indent);
 }
 
-/** The locations that answer files of one folder as scripts/serve.mjs would, cache headers by name. */
+/** The locations that answer files of one folder as shell/server/httpServer.ts would, cache headers by name. */
 function fileLocations({ cors, extra = '' }) {
   const i = '        ';
   const immutable = 'public, max-age=31536000, immutable';
@@ -112,7 +112,7 @@ function fileServing({ root: dir, cors }) {
     brotli_static on;
     gzip_static on;
     gzip_vary on;
-    # As scripts/staticFiles.mjs: never a dot segment (dotfiles, the release tool's staging folders).
+    # As shell/server/staticFiles.ts: never a dot segment (dotfiles, the release tool's staging folders).
     # Unlike it, links are followed: disable_symlinks stops Debian's brotli_static module from
     # finding the .br copies, and the build and the release tool write no links (docs/deploy.md).
     location ~ /\\. { return 404; }
@@ -123,7 +123,7 @@ ${headerLines({ ...everyResponseHeaders, 'Access-Control-Allow-Origin': '*' }, '
 ` : ''}`;
 }
 
-/** Each a block of `listen` lines: loopback unless HOST names another address, as scripts/serve.mjs. */
+/** Each a block of `listen` lines: loopback unless HOST names another address, as shell/server/httpServer.ts. */
 const listen = (host, port) => `    listen ${host}:${port};`;
 
 /**
@@ -270,7 +270,7 @@ ${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSe
         limit_req zone=tickets burst=${limits.ticketsBurst} nodelay;
         proxy_pass http://shell_instances;
     }
-    # A last segment with an extension names a file (scripts/staticFiles.mjs, LOOKS_LIKE_FILE).
+    # A last segment with an extension names a file (shell/server/staticFiles.ts, LOOKS_LIKE_FILE).
     location ~ "/[^/]+\\.\\w+$" {
 ${fileHeaders({ cacheControl: 'no-cache', cors: false, html: false, indent: '        ' })}
         try_files $uri =404;

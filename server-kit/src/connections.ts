@@ -63,10 +63,11 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
   const byClient = new Map<string, Set<Socket>>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    // Node's header deadline starts with a request's first byte: a socket that sends none is closed here.
+    // Node answers a silent connection 408 once its header deadline has passed and its next check
+    // comes; this closes one that Node let be (a server whose deadline counts from a first byte).
     const silent = setTimeout(() => {
       if (socket.bytesRead === 0) socket.destroy();
-    }, limits.headersTimeout);
+    }, limits.headersTimeout + 500);
     silent.unref();
     socket.once('close', () => clearTimeout(silent));
     const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');

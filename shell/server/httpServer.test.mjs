@@ -1,6 +1,6 @@
-// The static servers (scripts/serve.mjs) under hostile requests, as the attack review sent them:
+// The site's servers (./httpServer.ts) under hostile requests, as the attack review sent them:
 // a real server on an ephemeral port, raw request paths (no client-side normalization), a deploy
-// tree with a secret beside the releases and links pointing out of it. Run: node --test scripts/
+// tree with a secret beside the releases and links pointing out of it. Run: node --import tsx --test shell/server/httpServer.test.mjs
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
-import { LIMITS, serveApp } from './serve.mjs';
-import { acceptedCodings } from './staticFiles.mjs';
+import { isReleaseFile } from '@netnet/control-plane/testing';
+import { acceptableEncodings } from '../src/server/encoding.ts';
+import { LIMITS, serveApp } from './httpServer.ts';
 import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '@netnet/server-kit';
 
 const SECRETS = ['SECRET=deploy-env', 'outside-secret', '"remotes"', 'half-staged', 'unfinished'];
@@ -471,9 +471,9 @@ describe('trusted proxies', () => {
   });
 });
 
-describe('acceptedCodings', () => {
+describe('acceptableEncodings', () => {
   it('reads Accept-Encoding’s weights: q=0 refuses, * covers the rest, the heaviest first', () => {
-    const codings = (header) => acceptedCodings(header).map(([, coding]) => coding);
+    const codings = (header) => acceptableEncodings(header);
     assert.deepEqual(codings('gzip, deflate, br'), ['br', 'gzip']);
     assert.deepEqual(codings('br;q=0, gzip;q=0, identity'), []);
     assert.deepEqual(codings('br;q=0.4, gzip;q=0.5'), ['gzip', 'br']);

@@ -1,13 +1,13 @@
-// The instance's probes and drain (scripts/cluster/lifecycle.mjs) on a plain HTTP server on a free
+// The instance's probes and drain (./lifecycle.ts) on a plain HTTP server on a free
 // loopback port: what a load balancer sees while an instance starts, serves and drains.
-//   node --test scripts/cluster/lifecycle.test.mjs
+//   node --import tsx --test shell/server/lifecycle.test.mjs
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLifecycle } from './lifecycle.mjs';
+import { createLifecycle } from './lifecycle.ts';
 
 /** A server whose /slow answers after `ms`; every other path at once. */
 async function startServer(lifecycleOptions, { slowMs = 300 } = {}) {

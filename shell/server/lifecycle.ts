@@ -3,8 +3,9 @@
 // before that), and on SIGTERM drains — no new connections, in-flight renders finished, kept-alive
 // connections closed once the front door has stopped using them — so no member's request fails
 // while instances come and go.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net from 'node:net';
-import { operatorAccess } from '../../control-plane/src/operatorAccess.ts';
+import { operatorAccess } from '@netnet/control-plane/instance';
 
 /** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
 export const READY_PATH = '/healthz';
@@ -21,14 +22,25 @@ export const IDLE_GRACE_MS = 5_000;
 /** The most a drain waits for in-flight requests before cutting them (an orchestrator's grace is 30 s). */
 export const DRAIN_TIMEOUT_MS = 25_000;
 
-/**
- * @param {{ idleGraceMs?: number, drainTimeoutMs?: number, hintsAsLinkHeaders?: boolean,
- *   details?: () => Record<string, unknown>, onState?: (state: string) => void }} [options]
- *   hintsAsLinkHeaders: send the page's Early Hints as Link headers on its response instead of a
- *   103, for a front door that cannot relay a 103 (nginx 1.22 takes it for the final response).
- *   details: more to tell in the probes' answers (e.g. the store's state).
- *   env: NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN, who may ask the probes (control-plane/src/operatorAccess.ts).
- */
+type State = 'starting' | 'ready' | 'draining' | 'stopped';
+
+export interface LifecycleOptions {
+  idleGraceMs?: number;
+  drainTimeoutMs?: number;
+  /**
+   * Send the page's Early Hints as Link headers on its response instead of a 103, for a front
+   * door that cannot relay a 103 (nginx 1.22 takes it for the final response).
+   */
+  hintsAsLinkHeaders?: boolean;
+  /** More to tell in the probes' answers (e.g. the store's state). */
+  details?: () => Record<string, unknown>;
+  onState?: (state: State) => void;
+  /** NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN: who may ask the probes. */
+  env?: NodeJS.ProcessEnv;
+}
+
+type Handler = (this: Server, req: IncomingMessage, res: ServerResponse) => void;
+
 export function createLifecycle({
   idleGraceMs = IDLE_GRACE_MS,
   drainTimeoutMs = DRAIN_TIMEOUT_MS,
@@ -36,21 +48,19 @@ export function createLifecycle({
   details = () => ({}),
   onState = () => {},
   env = process.env,
-} = {}) {
+}: LifecycleOptions = {}) {
   const operatorRequest = operatorAccess(env);
-  /** @type {'starting' | 'ready' | 'draining' | 'stopped'} */
-  let state = 'starting';
-  /** @type {import('node:http').Server | null} */
-  let server = null;
-  const open = new Set();
-  let drained = null;
+  let state: State = 'starting';
+  let server: Server | null = null;
+  const open = new Set<ServerResponse>();
+  let drained: Promise<void> | null = null;
   const started = Date.now();
-  const enter = (next) => {
+  const enter = (next: State) => {
     state = next;
     onState(next);
   };
 
-  function probe(req, res) {
+  function probe(req: IncomingMessage, res: ServerResponse) {
     // For the orchestrator, as /metrics is for the operator: an internal address or the operator token.
     if (!operatorRequest(req)) {
       res.writeHead(403, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
@@ -72,13 +82,13 @@ export function createLifecycle({
 
   /**
    * Puts the instance in front of `httpServer`'s own request handler (the shell's server, as
-   * scripts/shellServer.mjs made it): probes are answered here, every other request goes on to it.
+   * ./shellServer.ts made it): probes are answered here, every other request goes on to it.
    */
-  function serve(httpServer) {
+  function serve(httpServer: Server) {
     server = httpServer;
-    const handlers = httpServer.listeners('request');
+    const handlers = httpServer.listeners('request') as Handler[];
     httpServer.removeAllListeners('request');
-    httpServer.on('request', (req, res) => {
+    httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
       open.add(res);
       res.once('close', () => open.delete(res));
       // Each request a draining instance still gets (on a connection nginx opened before) is its
@@ -87,7 +97,7 @@ export function createLifecycle({
       const path = (req.url ?? '/').split('?')[0];
       if (path === READY_PATH || path === LIVE_PATH) return probe(req, res);
       if (hintsAsLinkHeaders) {
-        res.writeEarlyHints = (hints) => {
+        res.writeEarlyHints = (hints: Record<string, string | string[]>) => {
           if (!res.headersSent && hints.link) res.setHeader('Link', hints.link);
         };
       }
@@ -108,7 +118,7 @@ export function createLifecycle({
     }
     const httpServer = server;
     enter('draining');
-    drained = new Promise((resolve) => {
+    drained = new Promise<void>((resolve) => {
       // net.Server's close stops accepting and waits for the open connections; http.Server's own
       // close would also drop the idle kept-alive ones at once, racing nginx's next request on them.
       net.Server.prototype.close.call(httpServer, () => resolve());
@@ -134,22 +144,28 @@ export function createLifecycle({
   };
 }
 
+/** A server that can tell the store's state (./shellServer.ts's). */
+export type InstanceServer = Server & { storeState?: () => unknown };
+
 /**
  * Runs one instance process: `start()` makes the server (listening, warmed), then the lifecycle
  * serves it; SIGTERM drains and exits, SIGINT stops at once. Each state is told to a supervising
  * process over IPC when there is one (scripts/cluster/instances.mjs); a container has none.
- * @param {{ name: string, start: () => Promise<import('node:http').Server>, log?: (line: string) => void,
- *   hintsAsLinkHeaders?: boolean, idleGraceMs?: number, drainTimeoutMs?: number }} options
  */
-export async function runInstance({ name, start, log = console.log, ...lifecycleOptions }) {
-  let server = null;
+export async function runInstance({
+  name,
+  start,
+  log = console.log,
+  ...lifecycleOptions
+}: { name: string; start: () => Promise<InstanceServer>; log?: (line: string) => void } & Omit<LifecycleOptions, 'details' | 'onState'>) {
+  let server: InstanceServer | null = null;
   const lifecycle = createLifecycle({
     ...lifecycleOptions,
     // The store's side of readiness, when the server tells it (the map it serves, how fresh).
     details: () => (typeof server?.storeState === 'function' ? { store: server.storeState() } : {}),
     onState: (state) => process.send?.({ state }),
   });
-  async function stop(how) {
+  async function stop(how: 'drain' | 'now') {
     const began = Date.now();
     if (how === 'drain') log(`${name} draining`);
     else server?.closeAllConnections();

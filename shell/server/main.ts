@@ -1,19 +1,28 @@
-// One shell-server instance, as `npm run start:cluster` runs two behind nginx and as a container
-// would run one (docs/deploy.md): the same serveShell() as `npm start`, on PORT, with probes at
-// /healthz and /livez, drained on SIGTERM (scripts/cluster/lifecycle.mjs).
-//
-//   PORT=8081 NETNET_EARLY_HINTS=link node --import tsx scripts/cluster/instance.mjs
-//
-// Environment: PORT (default 8081), NETNET_EARLY_HINTS=link (hints as Link headers on the page,
-// for a front door that cannot relay a 103), and everything `npm start` reads (docs/environment.md).
-// It collects release-health reports; the guard that judges them is a process of its own.
-import { serveShell } from '../shellServer.mjs';
-import { runInstance } from './lifecycle.mjs';
+// One shell instance, as `npm run start:cluster` runs two behind nginx and as a container would
+// run one (docs/deploy.md): the same serveShell() as `npm start`, on PORT, with probes at /healthz
+// and /livez, drained on SIGTERM (./lifecycle.ts). Everything it reads from its environment is in
+// ./config.ts; `--help` lists it.
+import { ConfigError, createLogger } from '@netnet/server-kit';
+import { readShellConfig, shellVariables } from './config.ts';
+import { runInstance } from './lifecycle.ts';
+import { serveShell } from './shellServer.ts';
 
-const port = Number(process.env.PORT ?? 8081);
+if (process.argv.includes('--help')) {
+  for (const { name, default: value, meaning } of shellVariables()) console.log(`${name.padEnd(32)} ${value.padEnd(12)} ${meaning}`);
+  process.exit(0);
+}
 
-await runInstance({
-  name: process.env.NETNET_INSTANCE_NAME ?? `shell:${port}`,
-  hintsAsLinkHeaders: process.env.NETNET_EARLY_HINTS === 'link',
-  start: () => serveShell({ port }),
-});
+try {
+  const config = readShellConfig();
+  const logger = createLogger('shell');
+  await runInstance({
+    name: config.instanceName ?? `shell:${config.port}`,
+    hintsAsLinkHeaders: config.earlyHints === 'link',
+    log: (line) => logger.info(line),
+    start: () => serveShell({ port: config.port, logger }),
+  });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}

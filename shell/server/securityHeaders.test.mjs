@@ -1,18 +1,18 @@
 // The page's Content-Security-Policy with dev pins (docs/releases.md, "Develop against the real
-// site"): a real server (scripts/serve.mjs) on an ephemeral port, asked for the same page by a
+// site"): a real server (./httpServer.ts) on an ephemeral port, asked for the same page by a
 // browser that pinned a dev server and by one that did not. Only the first gets the dev server in
 // its policy; the other's is exactly the site's usual one.
-// Run: node --import tsx --test scripts/securityHeaders.test.mjs
+// Run: node --import tsx --test shell/server/securityHeaders.test.mjs
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { devPinSources, devPinsFor } from '../control-plane/src/deploy/devPin.ts';
-import { newQaTokenId, signQaToken } from '../control-plane/src/deploy/qaToken.ts';
-import { contentSecurityPolicy } from './securityHeaders.mjs';
-import { serveApp } from './serve.mjs';
+import { devPinSources, devPinsFor } from '@netnet/control-plane/instance';
+import { newQaTokenId, signQaToken } from '@netnet/control-plane/testing';
+import { serveApp } from './httpServer.ts';
+import { contentSecurityPolicy } from './securityHeaders.ts';
 
 const SECRET = 'csp-dev-pin-secret';
 const ENVIRONMENT = 'csp-test';

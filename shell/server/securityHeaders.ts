@@ -1,4 +1,4 @@
-// The security headers of every response the site serves (scripts/serve.mjs):
+// The security headers of every response the site serves (./httpServer.ts):
 //  - everything: X-Content-Type-Options: nosniff and Referrer-Policy: strict-origin (a request names the page it came from by its origin only: a page's
 //    address and query, a QA link's included, never travel in a Referer);
 //  - HTML documents (the shell's pages, a remote's standalone page): a Content-Security-Policy
@@ -10,9 +10,14 @@
 // Federation runtime loads remotes with <script src>, never eval) and no inline scripts (the
 // built index.html has none). Style *attributes* are allowed inline (style-src-attr), because
 // React renders `style` props; style sheets themselves come only from our own origins.
-import { createRequire } from 'node:module';
+import type { ServerResponse } from 'node:http';
+import { site } from '@netnet/control-plane/instance';
 
-const site = createRequire(import.meta.url)('./site.cjs');
+/** The dev servers one browser has pinned, which its documents then allow. */
+export interface DevServers {
+  origins: string[];
+  websockets: string[];
+}
 
 /** The YouTube IFrame API and its player (a title's trailer), and YouTube's thumbnails. */
 export const YOUTUBE = 'https://www.youtube.com';
@@ -20,7 +25,7 @@ export const YOUTUBE_IMAGES = 'https://i.ytimg.com';
 /** Firebase Auth's endpoints, used when a real project replaces the emulator. */
 export const FIREBASE_AUTH_ENDPOINTS = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
 
-function httpOrigin(value) {
+function httpOrigin(value: string): string | null {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
@@ -30,7 +35,7 @@ function httpOrigin(value) {
 }
 
 /** Every absolute http(s) origin named anywhere in a value: entries, canaries, templates. */
-export function originsIn(value, found = new Set()) {
+export function originsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (typeof value === 'string') {
     const origin = httpOrigin(value);
     if (origin) found.add(origin);
@@ -42,30 +47,29 @@ export function originsIn(value, found = new Set()) {
 
 /** The origins a browser running Netnet talks to, besides its own. */
 export function siteOrigins(env = process.env) {
-  const config = site.runtimeConfig(env);
+  const config = site.runtimeConfig(env) as { catalogueUrl: string; authEmulatorUrl: string | null };
   const remotes = originsIn(site.remoteMap(env));
   // Published releases (rollout) are served from their own origin, named by the rolled-out map.
-  if (typeof site.deployOrigin === 'function') originsIn(site.deployOrigin(env), remotes);
+  originsIn(site.deployOrigin(env), remotes);
   return {
-    catalogue: [httpOrigin(config.catalogueUrl)].filter(Boolean),
+    catalogue: [httpOrigin(config.catalogueUrl)].filter((origin) => origin !== null),
     remotes: [...remotes].sort(),
-    auth: config.authEmulatorUrl ? [httpOrigin(config.authEmulatorUrl)].filter(Boolean) : FIREBASE_AUTH_ENDPOINTS,
+    auth: config.authEmulatorUrl ? [httpOrigin(config.authEmulatorUrl)].filter((origin) => origin !== null) : FIREBASE_AUTH_ENDPOINTS,
   };
 }
 
 /**
- * @param {{ origins: string[], websockets: string[] } | null} [devServers] the dev servers one
- *   browser has pinned (control-plane/src/deploy/devPin.ts; docs/releases.md, "Develop against the
+ * `devServers`: the dev servers one browser has pinned (docs/releases.md, "Develop against the
  *   real site"): only that browser's documents name them. A dev server's style-loader adds its
  *   styles as <style> elements, so that browser's style-src also allows inline style elements;
  *   scripts stay as strict as everyone's (dev builds use no eval: webpack.shared.js).
  */
-export function contentSecurityPolicy(env = process.env, devServers = null) {
+export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null): string {
   const { catalogue, remotes, auth } = siteOrigins(env);
   const dev = devServers?.origins.length ? devServers.origins : [];
   const devStyles = dev.length ? ["'unsafe-inline'"] : [];
-  const devSockets = dev.length ? devServers.websockets : [];
-  const directives = {
+  const devSockets = devServers && dev.length ? devServers.websockets : [];
+  const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...remotes, ...dev, YOUTUBE],
     'style-src': ["'self'", ...remotes, ...dev, ...devStyles],
@@ -90,12 +94,12 @@ export const everyResponseHeaders = {
   'Referrer-Policy': 'strict-origin',
 };
 
-export function documentHeaders(env = process.env, devServers = null) {
+export function documentHeaders(env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null) {
   return { 'Content-Security-Policy': contentSecurityPolicy(env, devServers), 'X-Frame-Options': 'DENY' };
 }
 
-function contentTypeOf(res, writeHeadArgs) {
-  const headers = writeHeadArgs.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) ?? {};
+function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string {
+  const headers = (writeHeadArgs.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg)) ?? {}) as Record<string, unknown>;
   const key = Object.keys(headers).find((name) => name.toLowerCase() === 'content-type');
   return String((key ? headers[key] : res.getHeader('content-type')) ?? '');
 }
@@ -106,13 +110,13 @@ function contentTypeOf(res, writeHeadArgs) {
  * 304, whose headers replace the cached copy's: a revalidated index.html keeps its policy.
  * `devServers`: this request's browser's dev pins, if it has any (see contentSecurityPolicy).
  */
-export function secureResponse(res, env = process.env, devServers = null) {
+export function secureResponse(res: ServerResponse, env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null): void {
   for (const [name, value] of Object.entries(everyResponseHeaders)) res.setHeader(name, value);
-  const writeHead = res.writeHead;
-  res.writeHead = function writeSecureHead(status, ...rest) {
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  res.writeHead = function writeSecureHead(this: ServerResponse, status: number, ...rest: unknown[]) {
     if (status === 304 || /^text\/html\b/i.test(contentTypeOf(res, rest))) {
       for (const [name, value] of Object.entries(documentHeaders(env, devServers))) res.setHeader(name, value);
     }
     return writeHead.call(this, status, ...rest);
-  };
+  } as ServerResponse['writeHead'];
 }

@@ -1,17 +1,16 @@
-// The shell as `npm start` serves it: its built files, /config.json and /remotes.json for one
+// The shell as members meet it: its built files, /config.json and /remotes.json for one
 // environment's rollout, every page address answered by the shell's server render
 // (docs/architecture.md#server-rendering), and the browsers' release-health reports collected for
-// the guard, a process of its own (docs/release-health.md). What it serves comes
-// from the store every instance shares (docs/store.md), held in memory: a change reaches this
-// instance within a second, and the database being away leaves it serving the last good map.
-// The e2e suite starts one of its own for a rollout environment of its own, so its pages are
-// rendered with that environment's releases.
+// the guard, a process of its own (docs/release-health.md). What it serves comes from the store
+// every instance shares (docs/store.md), held in memory: a change reaches this instance within a
+// second, and the database being away leaves it serving the last good map. The e2e suite starts
+// one of its own for a rollout environment of its own, so its pages are rendered with that
+// environment's releases.
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientAddress, trustedProxiesFrom, viaHttps } from '@netnet/server-kit';
-import { serveApp } from './serve.mjs';
 import {
   createCollector,
   createHealthStore,
@@ -20,57 +19,86 @@ import {
   deviceTag,
   devPinSources,
   devPinsFor,
-  environmentName,
   isDevPinParam,
   openDatabase,
   qaTokenFromCookie,
   qaTokenRedirect,
   quote,
   remoteMapFor,
+  site,
   throttledLog,
   ticketSecrets,
   watchMap,
 } from '@netnet/control-plane/instance';
+import { clientAddress, createLogger, trustedProxiesFrom, viaHttps, type Logger } from '@netnet/server-kit';
+import { readShellConfig } from './config.ts';
+import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
 
-const require = createRequire(import.meta.url);
-const site = require('./site.cjs');
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What the shell's server build (shell/src/server/, built by webpack to dist/server/pageServer.js) offers this process. */
+interface PageServerBuild {
+  identityOf: Parameters<typeof createTicketService>[0]['identityOf'];
+  ticketReleasesOf(map: unknown, identity: unknown): ReturnType<Parameters<typeof createTicketService>[0]['releasesFor']>;
+  createSandboxedPool(options: { serverBuild: string; config: unknown }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
+  createPageServer(options: {
+    template: string;
+    config: unknown;
+    remoteMap: (req: IncomingMessage) => unknown;
+    areas?: unknown;
+    onServerFallback?: (release: { remote: string; version: string; channel: string }, identity: { member?: string; device: string }, req: IncomingMessage) => void;
+    cookiesFor?: (req: IncomingMessage) => string[];
+  }): ((req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => Promise<void>) & { warmUp(): Promise<void>; followMap(): void };
+}
+
+type Live = Awaited<ReturnType<typeof watchMap>>;
 
 /** Releases a report may name: published ones (as this instance knows them) and each remote's own build. */
-function knownReleases(live, env = process.env) {
+function knownReleases(live: Live, env = process.env) {
   const own = new Set(Object.entries(site.remoteMap(env).remotes).map(([remote, { stable }]) => `${remote} ${stable.version}`));
-  return (remote, release) =>
+  return (remote: string, release: string) =>
     own.has(`${remote} ${release}`) || Boolean(live.current().releases.get(remote)?.some((known) => known.version === release));
 }
 
-/**
- * @param {{ port: number, environment?: string, ssr?: boolean }} options
- *   environment: whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local).
- *   ssr: false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off).
- *   database: an openDatabase() result to use (else one is opened, and closed with the server).
- * @returns {Promise<import('node:http').Server>} closing it closes the store
- */
-export async function serveShell({ port, environment = environmentName(), ssr = process.env.NETNET_SSR !== 'off', database }) {
+export interface ShellOptions {
+  port: number;
+  /** Whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local). */
+  environment?: string;
+  /** false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off). */
+  ssr?: boolean;
+  /** An openDatabase() result to use (else one is opened, and closed with the server). */
+  database?: Awaited<ReturnType<typeof openDatabase>>;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export type ShellServer = Server & { storeState: () => unknown };
+
+/** The shell's server, listening; closing it closes the store. */
+export async function serveShell({ port, environment, ssr, database, env = process.env, logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
+  const config = readShellConfig(env);
+  const environmentName = environment ?? config.environment;
+  const renders = ssr ?? config.ssr === 'on';
   const ownDatabase = !database;
   // As the instances' role: it reads the map and the releases and adds release-health counts; it
   // may change no map at all, the guard being a process of its own (docs/store.md, "Roles").
   const store = database ?? (await openDatabase({ role: 'instance' }));
-  const log = (line) => console.log(`[store] ${line}`);
+  const storeLog = logger.child({ part: 'store' });
   // A new map starts the render processes of its new releases at once, not with their first page.
   let mapChanged = () => {};
-  const live = await watchMap({ db: store.pool, config: store.config, environment, log, onChange: () => mapChanged() });
+  const live = await watchMap({ db: store.pool, config: store.config, environment: environmentName, log: (line: string) => storeLog.info(line), onChange: () => mapChanged() });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
-  const trusted = trustedProxiesFrom(process.env);
-  const devPinsOf = new WeakMap();
+  const trusted = trustedProxiesFrom(env);
+  const devPinsOf = new WeakMap<IncomingMessage, ReturnType<typeof devPinsFor>>();
   // Anyone can make a refused pin with a link: its line says what was asked, quoted, at most every 10 s.
-  const refusedPin = throttledLog((line) => console.warn(line));
-  const devPins = (req) => {
+  const refusedPin = throttledLog((line: string) => logger.warn(line));
+  const devPins = (req: IncomingMessage) => {
     let pins = devPinsOf.get(req);
     if (!pins) {
-      pins = devPinsFor(req, { environment, remotes: site.remotes, qaTokens: live.current().qaTokens, secure: viaHttps(req, trusted) });
+      pins = devPinsFor(req, { environment: environmentName, remotes: site.remotes, qaTokens: live.current().qaTokens, secure: viaHttps(req, trusted) });
       for (const { remote, value, reason } of pins.refused) {
-        refusedPin(`[netnet] dev pin of ${quote(remote)} refused for ${quote(clientAddress(req, trusted))}: ${quote(value)}: ${quote(reason)}`);
+        refusedPin(`dev pin of ${quote(remote)} refused for ${quote(clientAddress(req, trusted))}: ${quote(value)}: ${quote(reason)}`);
       }
       devPinsOf.set(req, pins);
     }
@@ -83,26 +111,27 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   // The map of a request with no QA token and no dev pin (nearly every one) is the members' map:
   // made once per change of what the store holds (live.current() is a new snapshot then), so the
   // page server, which parses a map once per map it is given, parses it once per change too.
-  let members = { known: null, map: null };
-  const remoteMap = (req) => {
+  let members: { known: ReturnType<Live['current']> | null; map: unknown } = { known: null, map: null };
+  const remoteMap = (req: IncomingMessage) => {
     const known = live.current();
     if (known.error) throw known.error;
     const { pins, token } = devPins(req);
-    const qaToken = req.headers['x-netnet-qa-token'] ?? token ?? qaTokenFromCookie(req.headers.cookie) ?? undefined;
-    if (qaToken !== undefined || Object.keys(pins).length > 0) return remoteMapFor(environment, known, process.env, { qaToken, devPins: pins });
-    if (members.known !== known) members = { known, map: Object.freeze(remoteMapFor(environment, known, process.env)) };
+    const header = req.headers['x-netnet-qa-token'];
+    const qaToken = (typeof header === 'string' ? header : undefined) ?? token ?? qaTokenFromCookie(req.headers.cookie) ?? undefined;
+    if (qaToken !== undefined || Object.keys(pins).length > 0) return remoteMapFor(environmentName, known, env, { qaToken, devPins: pins });
+    if (members.known !== known) members = { known, map: Object.freeze(remoteMapFor(environmentName, known, env)) };
     return members.map;
   };
   // A QA link (?qa-token=…): answered with a redirect to the address without the token, which
   // goes into an HttpOnly cookie, before the page loads anything; dev pins it sets go with it.
-  const qaLinks = {
+  const qaLinks: Service = {
     matches: (req) => (req.method === 'GET' || req.method === 'HEAD') && new URL(req.url ?? '/', 'http://netnet.invalid').searchParams.has('qa-token'),
     async handle(req, res) {
       const { setCookie, refused } = devPins(req);
       // A refused pin stays in the address, so the page can say why (its boot takes it out of the
       // address bar); a pin taken goes into its cookie.
-      const wasRefused = (key, value) => refused.some((pin) => key === `remote.${pin.remote}` && pin.value === value);
-      const moved = qaTokenRedirect(req.url ?? '/', { secure: viaHttps(req, trusted), isDevPin: (key, value) => isDevPinParam(key, value) && !wasRefused(key, value) });
+      const wasRefused = (key: string, value: string) => refused.some((pin) => key === `remote.${pin.remote}` && pin.value === value);
+      const moved = qaTokenRedirect(req.url ?? '/', { secure: viaHttps(req, trusted), isDevPin: (key: string, value: string) => isDevPinParam(key, value) && !wasRefused(key, value) });
       if (!moved) return void res.writeHead(400).end();
       res.writeHead(303, { Location: moved.location, 'Set-Cookie': [...moved.cookies, ...(setCookie ? [setCookie] : [])], 'Cache-Control': 'no-store' });
       res.end();
@@ -110,19 +139,19 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
   };
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
   // A page gets its ticket once it runs (POST /health/ticket), never with its HTML or its map.
-  const secrets = ticketSecrets({ local: environment !== 'production' });
-  const pageServer = require(join(root, 'shell/dist/server/pageServer.js'));
+  const secrets = ticketSecrets({ local: environmentName !== 'production' });
+  const pageServer = createRequire(import.meta.url)(join(root, 'shell/dist/server/pageServer.js')) as PageServerBuild;
   const tickets = createTicketService({
     secrets,
     identityOf: pageServer.identityOf,
     releasesFor: (req, identity) => pageServer.ticketReleasesOf(remoteMap(req), identity),
   });
-  const health = createHealthStore({ db: store.pool, environment });
-  const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live) });
-  // Each release's server build renders in processes of its own, never in this one
-  // (docs/sandbox.md).
-  const areas = ssr ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig() }) : undefined;
-  const pages = ssr
+  const health = createHealthStore({ db: store.pool, environment: environmentName });
+  const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live, env) });
+  const healthLog = logger.child({ part: 'health' });
+  // Each release's server build renders in processes of its own, never in this one (docs/sandbox.md).
+  const areas = renders ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig() }) : undefined;
+  const pages = renders
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
@@ -130,8 +159,8 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
         areas,
         // What the server saw fail itself counts, for the request's device and network.
         onServerFallback: ({ remote, version, channel }, { member, device }, req) =>
-          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device), req).catch((error) => {
-            console.warn(`[health] a fallback on the server was not counted: ${error.message}`);
+          void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device), req).catch((error: Error) => {
+            healthLog.warn(`a fallback on the server was not counted: ${error.message}`);
           }),
         // A page that changes the browser's dev pins sets their cookie.
         cookiesFor: (req) => {
@@ -142,9 +171,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
     : undefined;
   // The server builds of the releases members get now load before the shell answers, so the first
   // renders after a start are not left to the browser.
-  await pages?.warmUp().catch((error) => console.warn(`Server rendering starts cold: ${error.message}`));
+  await pages?.warmUp().catch((error: Error) => logger.warn(`Server rendering starts cold: ${error.message}`));
   if (pages) mapChanged = () => pages.followMap();
-  const server = await serveApp({
+  const server = (await serveApp({
     dir: join(root, 'shell/dist'),
     port,
     spa: true,
@@ -158,7 +187,9 @@ export async function serveShell({ port, environment = environmentName(), ssr = 
       const { pins } = devPins(req);
       return Object.keys(pins).length ? devPinSources(pins) : null;
     },
-  });
+    env,
+    logger,
+  })) as ShellServer;
   // What the instance's health endpoint tells of the store: the map it serves and how fresh it is.
   server.storeState = () => live.state();
   server.on('close', () => {

@@ -1,13 +1,16 @@
 // Files of one folder, answered as a CDN would, and never anything outside that folder.
 //
-// Written here rather than taken from sirv: sirv tested nothing before decoding, so an allow-list
-// checked on the raw path let `%2e%2e` segments through, and it followed symbolic links out of
-// its folder. Here the path is decoded once, refused if it could name anything but a plain file
-// of the folder, and the file found is checked again by its real path (links resolved).
-import { createReadStream } from 'node:fs';
+// Written here rather than taken from sirv or @fastify/static (send): neither resolves symbolic
+// links before serving (a link inside the folder could name any file of the machine), and sirv
+// tested nothing before decoding, so `%2e%2e` segments got through an allow-list. Here the path is
+// decoded once, refused if it could name anything but a plain file of the folder, and the file
+// found is checked again by its real path (links resolved).
+import { createReadStream, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, posix, sep } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { lookup } from 'mrmime';
+import { acceptableEncodings, type Coding } from '../src/server/encoding.ts';
 
 /**
  * The request path decoded once, or null when it must be refused: not starting with "/",
@@ -15,10 +18,10 @@ import { lookup } from 'mrmime';
  * or any segment starting with "." — ".", "..", dotfiles and the release tool's staging folders.
  * Empty segments ("//") collapse. A double-encoded "%252e" stays the literal name "%2e".
  */
-export function safePath(url = '/') {
-  const raw = url.split('?')[0];
+export function safePath(url = '/'): string | null {
+  const raw = url.split('?')[0] ?? '';
   if (!raw.startsWith('/') || /%(2f|5c|00)/i.test(raw) || raw.includes('\\')) return null;
-  let decoded;
+  let decoded: string;
   try {
     decoded = decodeURIComponent(raw);
   } catch {
@@ -29,8 +32,16 @@ export function safePath(url = '/') {
   return posix.normalize(decoded);
 }
 
+export interface FoundFile {
+  /** The path asked for, as served (a folder's index.html, the SPA's index.html). */
+  name: string;
+  real: string;
+  stats: Stats;
+  encoding: Coding | null;
+}
+
 /** The real path of a plain file inside `realRoot` (links resolved), or null. */
-async function confined(realRoot, file) {
+async function confined(realRoot: string, file: string): Promise<{ real: string; stats: Stats } | null> {
   try {
     const real = await realpath(file);
     if (!real.startsWith(realRoot + sep)) return null;
@@ -41,36 +52,7 @@ async function confined(realRoot, file) {
   }
 }
 
-const PRECOMPRESSED = [
-  ['.br', 'br'],
-  ['.gz', 'gzip'],
-];
-const WEIGHT = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
-
-/**
- * The precompressed siblings the client accepts, best first, from Accept-Encoding as RFC 9110
- * (12.5.3) reads it: q=0 refuses a coding outright, `*` stands for the codings not named, the
- * heaviest wins and brotli goes first on a tie. An element with a malformed weight counts for nothing.
- * (The shell's server reads it the same way for its pages: shell/src/server/encoding.ts.)
- */
-export function acceptedCodings(header = '') {
-  const weights = new Map();
-  for (const element of String(header).split(',')) {
-    const [rawName = '', ...params] = element.split(';').map((part) => part.trim());
-    const name = rawName.toLowerCase() === 'x-gzip' ? 'gzip' : rawName.toLowerCase();
-    if (!name) continue;
-    let weight = 1;
-    let malformed = false;
-    for (const param of params) {
-      const match = WEIGHT.exec(param.replace(/\s+/g, ''));
-      if (match) weight = Number(match[1]);
-      else if (/^q=/i.test(param)) malformed = true;
-    }
-    if (!malformed) weights.set(name, Math.max(weight, weights.get(name) ?? 0));
-  }
-  const weightOf = ([, coding]) => weights.get(coding) ?? weights.get('*') ?? 0;
-  return PRECOMPRESSED.filter((entry) => weightOf(entry) > 0).sort((a, b) => weightOf(b) - weightOf(a));
-}
+const SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
 
 // A last segment with an extension names a file: no SPA fallback for a missing script.
 export const LOOKS_LIKE_FILE = /\/[^/]+\.\w+$/;
@@ -80,14 +62,14 @@ export const LOOKS_LIKE_FILE = /\/[^/]+\.\w+$/;
  * a folder's index.html, or with `spa` the root index.html for page routes. Prefers a precompressed
  * .br/.gz sibling the client accepts. Null when nothing inside the folder does.
  */
-export async function findFile(realRoot, path, { acceptEncoding = '', spa = false } = {}) {
+export async function findFile(realRoot: string, path: string, { acceptEncoding = '', spa = false } = {}): Promise<FoundFile | null> {
   const names = path.endsWith('/') ? [`${path}index.html`] : [path, `${path}/index.html`];
   if (spa && !LOOKS_LIKE_FILE.test(path)) names.push('/index.html');
   for (const name of names) {
     const plain = await confined(realRoot, join(realRoot, name));
     if (!plain) continue;
-    for (const [suffix, encoding] of acceptedCodings(acceptEncoding)) {
-      const packed = await confined(realRoot, join(realRoot, name + suffix));
+    for (const encoding of acceptableEncodings(acceptEncoding)) {
+      const packed = await confined(realRoot, join(realRoot, name + SUFFIX[encoding]));
       if (packed) return { name, ...packed, encoding };
     }
     return { name, ...plain, encoding: null };
@@ -96,28 +78,20 @@ export async function findFile(realRoot, path, { acceptEncoding = '', spa = fals
 }
 
 /** Answers with a file from findFile: validators, 304, HEAD without a body. */
-export function sendFile(req, res, file, extraHeaders = {}) {
+export function sendFile(request: FastifyRequest, reply: FastifyReply, file: FoundFile, extraHeaders: Record<string, string> = {}) {
   let type = lookup(file.name) ?? 'application/octet-stream';
   if (type === 'text/html') type += '; charset=utf-8';
   const etag = `W/"${file.stats.size}-${file.stats.mtime.getTime()}"`;
-  const headers = {
+  reply.headers({
     ...extraHeaders,
     'Content-Type': type,
     ETag: etag,
     'Last-Modified': file.stats.mtime.toUTCString(),
     Vary: 'Accept-Encoding',
     ...(file.encoding && { 'Content-Encoding': file.encoding }),
-  };
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, headers).end();
-    return;
-  }
-  res.writeHead(200, { ...headers, 'Content-Length': file.stats.size });
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  createReadStream(file.real)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  });
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  reply.header('Content-Length', file.stats.size);
+  if (request.method === 'HEAD') return reply.code(200).send();
+  return reply.code(200).send(createReadStream(file.real));
 }

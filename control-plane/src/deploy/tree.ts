@@ -40,7 +40,7 @@ export function publishedVersions(remote: string, env = process.env): string[] {
 /** SemVer precedence: a pre-release sorts before its release (1.4.0-rc.1 < 1.4.0). */
 export const compareVersions = (a: string, b: string): number => semver.compare(a, b);
 
-// deploy/<remote>/<version>/<file>, after scripts/staticFiles.mjs has refused dot segments.
+// deploy/<remote>/<version>/<file>, after shell/server/staticFiles.ts has refused dot segments.
 const RELEASE_FILE = /^\/([^/]+)\/([^/]+)\/./;
 
 /**

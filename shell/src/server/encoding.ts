@@ -1,6 +1,7 @@
 // Which content coding a page goes out in, from the request's Accept-Encoding (RFC 9110, 12.5.3):
 // a coding with q=0 is refused outright, `*` stands for every coding not named, and among those
 // left the highest weight wins, brotli on a tie. No header, or nothing acceptable: identity.
+// The one reading of the header for the shell's pages and for every file the site serves.
 
 export type Coding = 'br' | 'gzip';
 
@@ -26,17 +27,14 @@ export function acceptedCodings(header: string | undefined): Map<string, number>
   return weights;
 }
 
+/** The codings of `offered` (in the server's order of preference) the client accepts, the heaviest first; a tie keeps the server's order. */
+export function acceptableEncodings(header: string | undefined, offered: readonly Coding[] = ['br', 'gzip']): Coding[] {
+  const weights = acceptedCodings(header);
+  const weightOf = (coding: Coding) => weights.get(coding) ?? weights.get('*') ?? 0;
+  return offered.filter((coding) => weightOf(coding) > 0).sort((a, b) => weightOf(b) - weightOf(a));
+}
+
 /** The coding to send among `offered` (in the server's order of preference), or null for identity. */
 export function chooseEncoding(header: string | undefined, offered: readonly Coding[] = ['br', 'gzip']): Coding | null {
-  const weights = acceptedCodings(header);
-  let best: Coding | null = null;
-  let bestWeight = 0;
-  for (const coding of offered) {
-    const weight = weights.get(coding) ?? weights.get('*') ?? 0;
-    if (weight > bestWeight) {
-      best = coding;
-      bestWeight = weight;
-    }
-  }
-  return best;
+  return acceptableEncodings(header, offered)[0] ?? null;
 }

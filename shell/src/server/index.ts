@@ -24,7 +24,7 @@ export { createSandboxedPool } from './sandbox';
 export { verifyServerBuild } from './sandbox/verify';
 
 // A map document is checked once, not once per page: the control plane hands every request
-// without pins the same members' map until the store's changes (scripts/shellServer.mjs).
+// without pins the same members' map until the store's changes (shell/server/shellServer.ts).
 const parsedMaps = new WeakMap<object, RemoteMap>();
 function mapOf(document: unknown): RemoteMap {
   if (typeof document !== 'object' || document === null) return parseRemoteMap(document);
@@ -72,7 +72,7 @@ export interface PageServerOptions {
   onServerFallback?: (release: TicketRelease, identity: TicketIdentity, req: IncomingMessage) => void;
 }
 
-/** What the server in front knows about a request that its headers alone cannot be trusted for (scripts/serve.mjs). */
+/** What the server in front knows about a request that its headers alone cannot be trusted for (shell/server/httpServer.ts). */
 export interface RequestFacts {
   /** The client spoke HTTPS: to this process, or to a trusted proxy that says so. */
   https: boolean;
