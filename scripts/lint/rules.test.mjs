@@ -79,6 +79,22 @@ test('the rollout rule imports no other workspace, and no remote imports it', as
   await expectFired('e2e/specs/planted.spec.ts', "import { bucketOf } from '@netnet/rollout';\nexport { bucketOf };\n", ['no-restricted-imports']);
 });
 
+test("the server kit is for the servers only, and the shell's server reaches the control plane through its instance entry", async () => {
+  const kit = "import { createLogger } from '@netnet/server-kit';\nexport { createLogger };\n";
+  for (const server of ['shell/server/planted.ts', 'catalogue/src/planted.ts', 'control-plane/src/planted.ts']) await expectClean(server, kit);
+  // Browser code never bundles it.
+  await expectFired('shell/src/planted.ts', kit, ['no-restricted-imports']);
+  await expectFired(REMOTE, kit, ['no-restricted-imports']);
+  // It stands on nothing of ours.
+  await expectFired('server-kit/src/planted.ts', "import '@netnet/shared';\n", ['no-restricted-imports']);
+  await expectFired('server-kit/src/planted.ts', "import '../../control-plane/bin/rollout.ts';\n", ['import-x/no-restricted-paths']);
+  await expectClean('shell/server/planted.ts', "import { watchMap } from '@netnet/control-plane/instance';\nexport { watchMap };\n");
+  await expectFired('shell/server/planted.ts', "import '../../control-plane/bin/rollout.ts';\n", ['import-x/no-restricted-paths']);
+  await expectFired('shell/server/planted.ts', "import '@netnet/control-plane/bin/rollout.ts';\n", ['no-restricted-imports']);
+  // The page render (browser code too) reaches no control plane at all.
+  await expectFired('shell/src/planted.ts', "import '@netnet/control-plane/instance';\n", ['no-restricted-imports']);
+});
+
 test('the control plane importing an app fails: it reads builds from disk, never imports one', async () => {
   const PLANTED = 'control-plane/src/planted.ts';
   for (const app of ['shell', 'remote-title']) {
