@@ -55,6 +55,8 @@ function restrictedSpecifiers(workspace) {
   // Playwright compiles a spec's static imports to CommonJS and caches them: an ES-module package
   // imported so is then found without exports by every ES import of it in that run.
   if (workspace === 'e2e') groups.push({ regex: byName('rollout'), message: ROLLOUT_IN_SPECS });
+  // The page render reads Accept-Encoding as the servers do: that one entry of the kit is pure.
+  if (workspace === 'shell') return [...groups.filter((group) => group.regex !== byName(SERVER_KIT)), { regex: '^(@netnet/server-kit|server-kit)(?!/encoding$)(/.*)?$', message: whyForbidden('shell') }];
   if (workspace === SHELL_SERVER) {
     return [
       ...groups.filter((group) => group.regex !== byName('control-plane')),
@@ -121,6 +123,13 @@ function restrictedZones(workspace) {
   const forbidden = forbiddenWorkspaces(workspace);
   if (forbidden.length > 0) {
     zones.push({ target: `./${workspace}`, from: forbidden.map((app) => `./${app}`), message: ` ${whyForbidden(workspace)}` });
+  }
+  if (workspace === 'shell') {
+    const zone = zones.find((candidate) => candidate.from.includes?.(`./${SERVER_KIT}`));
+    if (zone) {
+      zone.from = zone.from.filter((from) => from !== `./${SERVER_KIT}`);
+      zones.push({ target: './shell', from: `./${SERVER_KIT}`, except: ['./src/encoding.ts'], message: zone.message });
+    }
   }
   if (workspace === SHELL_SERVER) {
     zones.push({ target: `./${workspace}`, from: './control-plane', except: ['./src/instance.ts', './src/testing.ts'], message: ` ${ONLY_INSTANCE_ENTRY}` });

@@ -10,7 +10,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { join, posix, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { lookup } from 'mrmime';
-import { acceptableEncodings, type Coding } from '../src/server/encoding.ts';
+import { acceptableEncodings, type Coding } from '@netnet/server-kit/encoding';
 
 /**
  * The request path decoded once, or null when it must be refused: not starting with "/",

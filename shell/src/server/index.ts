@@ -10,7 +10,7 @@ import type { Choice } from '@netnet/rollout';
 import { DEVICE_COOKIE, idCookie, MEMBER_COOKIE, readIdCookie } from '../rollout/cookies';
 import { isPinParam } from '../rollout/overrides';
 import { areaFiles, areaLinks, hintOf, keepManifestsOf, parseTemplate, type AreaFiles, type Template } from './document';
-import { chooseEncoding, type Coding } from './encoding';
+import { chooseEncoding, type Coding } from '@netnet/server-kit/encoding';
 import { keepRecordsOf, recordedHashes } from './releaseRecord';
 import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
