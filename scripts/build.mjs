@@ -35,7 +35,9 @@ function inputsOf(app) {
   const own = ['src', 'package.json', 'tsconfig.json'].map((file) => `${app}/${file}`);
   // The catalogue bundles one file of the contract (the id rule) with the repository's Babel config.
   if (site.apps[app].kind === 'service') return [...own, ...TOOLCHAIN, `${app}/media`, `${app}/webpack.config.js`, 'babel.config.js', 'shared/src/ids.ts'];
-  return [...own, ...TOOLCHAIN, ...WEB_TOOLCHAIN, `${app}/webpack.config.js`];
+  // The shell's build holds its server program too (shell/server/bundle.mjs), with what it bundles.
+  const server = app === 'shell' ? ['shell/server', 'server-kit/src', 'rollout/src', 'control-plane/src'] : [];
+  return [...own, ...TOOLCHAIN, ...WEB_TOOLCHAIN, ...server, `${app}/webpack.config.js`];
 }
 
 /** True when `app` has no build yet, or one of its inputs changed after its last build. */

@@ -5,9 +5,10 @@
 import { fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { withTsx } from '../tsx.mjs';
+import { withoutTsx, withTsx } from '../tsx.mjs';
 
-const ENTRY = fileURLToPath(new URL('../../shell/server/main.ts', import.meta.url));
+// The shell's server as built (shell/server/bundle.mjs): plain JavaScript, no TypeScript loader.
+const ENTRY = fileURLToPath(new URL('../../shell/dist/server/main.cjs', import.meta.url));
 const READY_TIMEOUT_MS = 90_000;
 /**
  * After a successor is ready: nginx leaves a peer that refused a connection out of rotation for
@@ -31,8 +32,8 @@ export function superviseInstances({ ports, env = () => ({}), log = console.log,
 
   function spawnInstance(instance) {
     const child = fork(entry, [], {
-      // The shell's instance imports the control plane (TypeScript).
-      execArgv: withTsx(process.execArgv),
+      // The built instance needs no loader; a test's stand-in may be TypeScript-importing source.
+      execArgv: entry.endsWith('.cjs') ? withoutTsx(process.execArgv) : withTsx(process.execArgv),
       env: { ...process.env, ...env(instance.index), PORT: String(instance.port), NETNET_INSTANCE_NAME: instance.name, NO_UPDATE_NOTIFIER: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -12,17 +12,20 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-try {
-  const config = readShellConfig();
-  const logger = createLogger('shell');
-  await runInstance({
-    name: config.instanceName ?? `shell:${config.port}`,
-    hintsAsLinkHeaders: config.earlyHints === 'link',
-    log: (line) => logger.info(line),
-    start: () => serveShell({ port: config.port, logger }),
-  });
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-}
+// Not a top-level await: the bundle Node runs in production (./bundle.mjs) is CommonJS.
+void (async () => {
+  try {
+    const config = readShellConfig();
+    const logger = createLogger('shell');
+    await runInstance({
+      name: config.instanceName ?? `shell:${config.port}`,
+      hintsAsLinkHeaders: config.earlyHints === 'link',
+      log: (line) => logger.info(line),
+      start: () => serveShell({ port: config.port, logger }),
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+})();
