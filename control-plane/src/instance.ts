@@ -14,4 +14,3 @@ export { createHealthStore } from './store/health.ts';
 export { watchMap } from './store/liveMap.ts';
 export { environmentName } from './store/rollouts.ts';
 export { site, type SiteTable } from './site.ts';
-export { operatorAccess } from './operatorAccess.ts';

@@ -1,5 +1,6 @@
 export * from './config.ts';
-export * from './encoding.ts';
 export * from './connections.ts';
+export * from './encoding.ts';
 export * from './logger.ts';
+export * from './operatorAccess.ts';
 export * from './trustedProxies.ts';

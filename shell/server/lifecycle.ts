@@ -5,7 +5,7 @@
 // while instances come and go.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net from 'node:net';
-import { operatorAccess } from '@netnet/control-plane/instance';
+import { operatorAccess } from '@netnet/server-kit';
 
 /** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
 export const READY_PATH = '/healthz';

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Counters } from './otlp.ts';
 import type { MapState } from '../store/liveMap.ts';
-import { operatorAccess } from '../operatorAccess.ts';
+import { operatorAccess } from '@netnet/server-kit';
 
 export const METRICS_PATH = '/metrics';
 

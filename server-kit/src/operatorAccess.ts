@@ -6,7 +6,7 @@
 // `Authorization: Bearer <NETNET_OPERATOR_TOKEN>`.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { parseTrustedProxies, type TrustedProxies } from '@netnet/server-kit';
+import { parseTrustedProxies, type TrustedProxies } from './trustedProxies.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

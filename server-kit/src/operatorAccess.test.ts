@@ -1,5 +1,5 @@
 // Operator endpoints (./operatorAccess.ts): an internal peer not forwarded, or the operator's token.
-// Run: node --import tsx --test control-plane/src/operatorAccess.test.ts
+// Run: node --import tsx --test server-kit/src/operatorAccess.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { IncomingMessage } from 'node:http';
