@@ -33,13 +33,16 @@ export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
   idleTimeout: 0,
 });
 
-/** The deadlines as Fastify's options. Node checks them on connectionsCheckingInterval, so it is well under them. */
+/** How often Node checks the deadlines: well under them. */
+const checkingInterval = (limits: ConnectionLimits) => Math.min(250, limits.headersTimeout / 2);
+
+/** The deadlines as Fastify's options. */
 export function serverOptions(limits: ConnectionLimits) {
   return {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionTimeout: limits.idleTimeout,
-    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: Math.min(250, limits.headersTimeout / 2) },
+    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: checkingInterval(limits) },
   };
 }
 
@@ -63,10 +66,14 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
   const byClient = new Map<string, Set<Socket>>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    // Node's header deadline starts with a request's first byte: a socket that sends none is closed here.
-    const silent = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
-    }, limits.headersTimeout);
+    // Node answers a socket that sends nothing 408 and closes it on its first check past
+    // headersTimeout; this is the backstop for one it lets through, so it must not come first.
+    const silent = setTimeout(
+      () => {
+        if (socket.bytesRead === 0) socket.destroy();
+      },
+      limits.headersTimeout + 2 * checkingInterval(limits),
+    );
     silent.unref();
     socket.once('close', () => clearTimeout(silent));
     const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
