@@ -145,15 +145,17 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
     done();
   });
 
-  app.get('/3/*', async (request, reply) => {
+  // Handlers answer at once where they can: a promise per request is a cost a cached path notices.
+  app.get('/3/*', (request, reply) => {
     // The path as sent, not the router's decoded copy: TMDB's paths have no escapes, so an escaped
     // segment (`movie%2Fpopular`) is no route.
     const end = request.url.search(/[?#]/);
     const route = matchRoute(request.url.slice(3, end === -1 ? undefined : end));
     const query = readQuery(route, request.query as URLSearchParams);
     if (proxy) {
-      const { status, body, headers } = await proxy(route, query, clientAddress(request.raw, trusted));
-      return send(request, reply, status, body, headers);
+      return proxy(route, query, clientAddress(request.raw, trusted)).then(({ status, body, headers }) => {
+        send(request, reply, status, body, headers);
+      });
     }
     const { origin, varies } = originOf(request);
     const { key, build } = answer(catalogue!, route, { query, origin });
@@ -162,16 +164,17 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       body = new Body(build(), JSON_TYPE, `"${instance}-${hash32(key).toString(36)}"`);
       bodies.set(key, body);
     }
-    return send(request, reply, 200, body, route.kind === 'videos' && varies ? VIDEO_HEADERS : LIST_HEADERS);
+    send(request, reply, 200, body, route.kind === 'videos' && varies ? VIDEO_HEADERS : LIST_HEADERS);
   });
 
-  app.get<{ Params: { size: string; file: string } }>('/t/p/:size/:file', async (request, reply) => {
+  app.get<{ Params: { size: string; file: string } }>('/t/p/:size/:file', (request, reply) => {
     const { size, file } = request.params;
     if (!isImageSize(size)) throw new HttpError(errors.notFound);
     if (!catalogue) {
       // Proxy mode: TMDB's image host serves the real pictures; no key is involved.
       if (!/^[\w-]{1,100}\.(jpg|jpeg|png|svg|webp)$/.test(file)) throw new HttpError(errors.notFound);
-      return reply.code(302).headers({ Location: `${imageUpstream}/t/p/${size}/${file}`, 'Cache-Control': 'public, max-age=86400' }).send();
+      reply.code(302).headers({ Location: `${imageUpstream}/t/p/${size}/${file}`, 'Cache-Control': 'public, max-age=86400' }).send();
+      return;
     }
     const key = `${size}/${file}`;
     let body = artwork.get(key);
@@ -181,17 +184,16 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       body = new Body(renderArtwork(catalogue, found.title, found.kind, size), 'image/svg+xml;charset=utf-8');
       artwork.set(key, body);
     }
-    return send(request, reply, 200, body, { 'Cache-Control': CACHE_IMMUTABLE });
+    send(request, reply, 200, body, { 'Cache-Control': CACHE_IMMUTABLE });
   });
 
-  app.get<{ Params: { name: string } }>('/media/:name', async (request, reply) => {
+  app.get<{ Params: { name: string } }>('/media/:name', (request, reply) => {
     if (!serveMedia(request, reply, request.params.name)) throw new HttpError(errors.notFound);
-    return reply;
   });
 
-  app.get('/health', async (request, reply) => {
+  app.get('/health', (request, reply) => {
     const health = { status: 'ok', mode: catalogue ? 'embedded' : 'proxy', titles: catalogue?.size ?? null };
-    return send(request, reply, 200, new Body(JSON.stringify(health), JSON_TYPE), { 'Cache-Control': 'no-store' });
+    send(request, reply, 200, new Body(JSON.stringify(health), JSON_TYPE), { 'Cache-Control': 'no-store' });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -199,10 +201,13 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return sendError(request, reply, error.tmdb);
+    if (error instanceof HttpError) {
+      sendError(request, reply, error.tmdb);
+      return;
+    }
     // A bug, not bad input: say so in the log, answer TMDB-shaped, keep serving.
     request.log.error({ err: error, method: request.method, path: request.url.split('?')[0] }, 'catalogue: a request failed');
-    return sendError(request, reply, errors.internal);
+    sendError(request, reply, errors.internal);
   });
 
   if (catalogue) {

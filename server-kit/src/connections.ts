@@ -111,7 +111,9 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
     if (socket[PIPELINED] > limits.pipelinedRequests) socket.destroy();
   });
   // A request of a connection closed above is not answered: no route runs for it.
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async hook: no promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.socket.destroyed) reply.hijack();
+    done();
   });
 }
