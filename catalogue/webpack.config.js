@@ -1,6 +1,9 @@
 // Production build of the catalogue service: one CommonJS bundle for Node, dist/main.js, compiled
 // by the repository's Babel config like the web apps. A bundle (not per-file tsc output) because
-// the service uses TypeScript from another workspace (@netnet/shared/ids), which Node cannot load.
+// the service uses TypeScript from other workspaces (@netnet/shared/ids, @netnet/server-kit), which
+// Node cannot load. npm packages (fastify, pino, zod) stay out of it, required from node_modules at
+// run time like the site's other servers: pino and Fastify load some of their files by path, and an
+// image of the site carries node_modules anyway (docs/deploy.md).
 const path = require('node:path');
 
 module.exports = {
@@ -16,6 +19,10 @@ module.exports = {
   // Keep Node's own __dirname: media.ts finds catalogue/media beside dist/.
   node: { __dirname: false, __filename: false },
   resolve: { extensions: ['.ts', '.js'] },
+  externals: [
+    ({ request }, callback) =>
+      /^(@[\w-][\w.-]*\/)?\w[\w.-]*(\/.*)?$/.test(request ?? '') && !request.startsWith('@netnet/') ? callback(null, `commonjs ${request}`) : callback(),
+  ],
   module: {
     rules: [
       {

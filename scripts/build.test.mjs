@@ -33,6 +33,7 @@ const files = [
   'catalogue/webpack.config.js',
   'catalogue/src/server.ts',
   'catalogue/dist/.built',
+  'server-kit/src/logger.ts',
 ];
 
 let base;
@@ -97,6 +98,11 @@ test('the catalogue reads the id rule from shared and its own webpack config, no
   assert.equal(isStale('catalogue', base), true);
   write('shared/src/ids.ts', BEFORE);
   touch('catalogue/webpack.config.js');
+  assert.equal(isStale('catalogue', base), true);
+});
+
+test('the catalogue bundles the server kit: a change to it makes the catalogue stale', () => {
+  touch('server-kit/src/logger.ts');
   assert.equal(isStale('catalogue', base), true);
 });
 

@@ -2,7 +2,7 @@
 // "Limits"): its share per address, a deadline for a connection that sends nothing, a pipeline
 // limit; and the service listens on this machine only unless HOST says otherwise.
 import { connect, type Socket } from 'node:net';
-import { clientKey } from './connections';
+import { clientKey } from '@netnet/server-kit';
 import { raw, serve, type Running } from './test/serve';
 
 const running: Running[] = [];
@@ -77,7 +77,9 @@ describe('the entry point', () => {
   beforeEach(() => {
     jest.resetModules();
     listen.mockReset();
-    jest.doMock('./server', () => ({ DEFAULT_SIZE: 10, createCatalogueServer: () => ({ on: jest.fn(), listen }) }));
+    listen.mockResolvedValue('http://127.0.0.1:7171');
+    const app = { listen, server: { address: () => ({ port: 7171 }) } };
+    jest.doMock('./server', () => ({ DEFAULT_SIZE: 10, createCatalogueServer: () => ({ app, catalogueInfo: { mode: 'embedded', titles: 10 } }) }));
     jest.spyOn(process, 'once').mockImplementation(() => process);
   });
   const saved = { HOST: process.env.HOST, PORT: process.env.PORT };
@@ -94,11 +96,11 @@ describe('the entry point', () => {
     await jest.isolateModulesAsync(async () => {
       await import('./main');
     });
-    expect(listen).toHaveBeenCalledWith(7171, '127.0.0.1', expect.any(Function));
+    expect(listen).toHaveBeenCalledWith({ port: 7171, host: '127.0.0.1' });
     process.env.HOST = '0.0.0.0';
     await jest.isolateModulesAsync(async () => {
       await import('./main');
     });
-    expect(listen).toHaveBeenLastCalledWith(7171, '0.0.0.0', expect.any(Function));
+    expect(listen).toHaveBeenLastCalledWith({ port: 7171, host: '0.0.0.0' });
   });
 });

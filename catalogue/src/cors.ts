@@ -1,6 +1,6 @@
 // Which browser origins may read the catalogue: any localhost origin by default (every dev
 // server and the composed build run there), or an explicit list (NETNET_ALLOWED_ORIGINS).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type OriginPolicy = (origin: string) => boolean;
 
@@ -20,23 +20,22 @@ export function parseList(value: string | undefined): string[] | undefined {
 }
 
 /** Sets the CORS headers for an allowed origin. Returns true when the request was a preflight (answered). */
-export function applyCors(req: IncomingMessage, res: ServerResponse, allows: OriginPolicy): boolean {
-  const origin = req.headers.origin;
+export function applyCors(request: FastifyRequest, reply: FastifyReply, allows: OriginPolicy): boolean {
+  const origin = request.headers.origin;
   const allowed = typeof origin === 'string' && allows(origin);
-  res.setHeader('Vary', 'Origin');
+  reply.header('Vary', 'Origin');
   if (allowed) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
+    reply.header('Access-Control-Allow-Origin', origin);
     // The client reads Retry-After on 429; the player reads ranges.
-    res.setHeader('Access-Control-Expose-Headers', 'Retry-After, ETag, Content-Range, Accept-Ranges');
+    reply.header('Access-Control-Expose-Headers', 'Retry-After, ETag, Content-Range, Accept-Ranges');
   }
-  if (req.method !== 'OPTIONS') return false;
+  if (request.method !== 'OPTIONS') return false;
   if (allowed) {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-    const requested = req.headers['access-control-request-headers'];
-    if (typeof requested === 'string' && /^[\w\-, ]{0,500}$/.test(requested)) res.setHeader('Access-Control-Allow-Headers', requested);
-    res.setHeader('Access-Control-Max-Age', '86400');
+    reply.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+    const requested = request.headers['access-control-request-headers'];
+    if (typeof requested === 'string' && /^[\w\-, ]{0,500}$/.test(requested)) reply.header('Access-Control-Allow-Headers', requested);
+    reply.header('Access-Control-Max-Age', '86400');
   }
-  res.writeHead(204, { 'Content-Length': 0 });
-  res.end();
+  reply.code(204).send();
   return true;
 }

@@ -1,5 +1,6 @@
 // Writing responses: memoised bodies with their compressed forms and ETag, content negotiation.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { etagOf, ifNoneMatchHits } from './etag';
 import { errorJson, type TmdbError } from './errors';
@@ -72,40 +73,35 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
 
 const isCompressible = (type: string) => type.startsWith('application/json') || type.startsWith('image/svg') || type.startsWith('text/');
 
+/** Sends `body` (or 304 when the client holds it), compressed as the client allows. */
 export function send(
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: FastifyRequest,
+  reply: FastifyReply,
   status: number,
   body: Body,
   headers: OutgoingHttpHeaders = {},
-): void {
+): FastifyReply {
   const out: OutgoingHttpHeaders = { 'Content-Type': body.contentType, ...headers };
   if (status === 200) {
     out.ETag = body.etag;
-    if (ifNoneMatchHits(req.headers['if-none-match'], body.etag)) {
-      res.writeHead(304, out);
-      res.end();
-      return;
-    }
+    if (ifNoneMatchHits(request.headers['if-none-match'], body.etag)) return reply.code(304).headers(out).send();
   }
   let payload = body.raw;
   if (isCompressible(body.contentType)) {
-    out.Vary = appendVary(appendVary(res.getHeader('Vary'), headers.Vary), 'Accept-Encoding');
-    const encoding = pickEncoding(req.headers['accept-encoding']);
+    out.Vary = appendVary(appendVary(reply.getHeader('Vary'), headers.Vary), 'Accept-Encoding');
+    const encoding = pickEncoding(request.headers['accept-encoding']);
     payload = body.as(encoding);
     if (payload !== body.raw) out['Content-Encoding'] = encoding!;
   }
-  out['Content-Length'] = payload.length;
-  res.writeHead(status, out);
-  res.end(payload);
+  return reply.code(status).headers(out).send(payload);
 }
 
 const errorBodies = new WeakMap<TmdbError, Body>();
 
-export function sendError(req: IncomingMessage, res: ServerResponse, error: TmdbError, headers: OutgoingHttpHeaders = {}): void {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: TmdbError, headers: OutgoingHttpHeaders = {}): FastifyReply {
   let body = errorBodies.get(error);
   if (!body) errorBodies.set(error, (body = new Body(errorJson(error), JSON_TYPE)));
-  send(req, res, error.httpStatus, body, { 'Cache-Control': 'no-store', ...headers });
+  return send(request, reply, error.httpStatus, body, { 'Cache-Control': 'no-store', ...headers });
 }
 
 type HeaderValue = number | string | string[] | undefined;

@@ -1,7 +1,7 @@
 // The self-hosted demo clip and its poster frame, with byte ranges so a <video> can seek.
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, ifNoneMatchHits } from './etag';
 
 /** Only these files are served: a name from the URL never reaches the file system. */
@@ -30,8 +30,8 @@ export function createMediaHandler(mediaDir: string) {
   };
 
   /** Returns false when the name is not a media file (the caller answers 404). */
-  return function serveMedia(req: IncomingMessage, res: ServerResponse, name: string): boolean {
-    const type = MEDIA_TYPES[name];
+  return function serveMedia(request: FastifyRequest, reply: FastifyReply, name: string): boolean {
+    const type = Object.hasOwn(MEDIA_TYPES, name) ? MEDIA_TYPES[name] : undefined;
     if (!type) return false;
     let file;
     try {
@@ -40,28 +40,24 @@ export function createMediaHandler(mediaDir: string) {
       return false;
     }
     const { bytes, etag } = file;
-    const headers = { 'Content-Type': type, 'Cache-Control': CACHE_MEDIA, 'Accept-Ranges': 'bytes', ETag: etag };
-    if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
-      res.writeHead(304, headers);
-      res.end();
+    reply.headers({ 'Content-Type': type, 'Cache-Control': CACHE_MEDIA, 'Accept-Ranges': 'bytes', ETag: etag });
+    const { range, 'if-none-match': ifNoneMatch, 'if-range': ifRange } = request.headers;
+    if (ifNoneMatchHits(ifNoneMatch, etag)) {
+      reply.code(304).send();
       return true;
     }
-    const range = req.headers.range;
     // If-Range with a stale validator means "send it all" (RFC 9110 §13.1.5).
-    if (range && (!req.headers['if-range'] || req.headers['if-range'] === etag)) {
+    if (range && (!ifRange || ifRange === etag)) {
       const parsed = parseRange(range, bytes.length);
       if (!parsed) {
-        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${bytes.length}` });
-        res.end();
+        reply.code(416).header('Content-Range', `bytes */${bytes.length}`).send();
         return true;
       }
       const [start, end] = parsed;
-      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${bytes.length}`, 'Content-Length': end - start + 1 });
-      res.end(bytes.subarray(start, end + 1));
+      reply.code(206).header('Content-Range', `bytes ${start}-${end}/${bytes.length}`).send(bytes.subarray(start, end + 1));
       return true;
     }
-    res.writeHead(200, { ...headers, 'Content-Length': bytes.length });
-    res.end(bytes);
+    reply.code(200).send(bytes);
     return true;
   };
 }

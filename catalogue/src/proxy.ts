@@ -4,6 +4,7 @@
 // concurrent identical requests share one upstream fetch, and each client may start only so many
 // upstream fetches (cached answers are free).
 import type { OutgoingHttpHeaders } from 'node:http';
+import { createLogger, type Logger } from '@netnet/server-kit';
 import { Body, CACHE_LISTS, JSON_TYPE } from './http';
 import { errorJson, errors, type TmdbError } from './errors';
 import { keyBytes, Lru } from './lru';
@@ -23,7 +24,7 @@ export interface ProxyOptions {
   /** Injectable for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Where upstream failures are reported (never with the key or the upstream URL). */
-  log?: (message: string) => void;
+  logger?: Logger;
 }
 
 export interface ProxyAnswer {
@@ -44,7 +45,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const { apiKey, timeoutMs = 8000, ttlMs = 5 * 60_000, maxEntries = 1000, maxBytes = 64 * 1024 * 1024 } = options;
   const upstream = options.upstream.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
-  const log = options.log ?? ((message: string) => console.error(message));
+  const logger = options.logger ?? createLogger('catalogue');
   const cache = new Lru<string, ProxyAnswer>({ maxEntries, ttlMs, maxBytes, sizeOf: (a, key) => a.body.bytes + keyBytes(key) });
   const limiter = createRateLimiter(options.clientRateLimit ?? DEFAULT_CLIENT_RATE_LIMIT);
   const inFlight = new Map<string, Promise<ProxyAnswer>>();
@@ -79,7 +80,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       const name = (error as { name?: unknown } | null)?.name;
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
       // The error may quote the URL, which holds the key: report its kind only.
-      log(`catalogue proxy: upstream ${timedOut ? 'timed out' : 'unreachable'} for /3/${pathAndQuery.split('?')[0]}`);
+      logger.warn({ path: `/3/${pathAndQuery.split('?')[0]}` }, `catalogue proxy: upstream ${timedOut ? 'timed out' : 'unreachable'}`);
       return failure(timedOut ? errors.gatewayTimeout : errors.badGateway);
     }
 

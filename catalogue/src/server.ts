@@ -1,9 +1,21 @@
-// The catalogue service: one node:http server answering TMDB v3 paths under /3/, artwork under
-// /t/p/, the demo clip under /media/ — from generated data, or from TMDB through the proxy.
+// The catalogue service: a Fastify app answering TMDB v3 paths under /3/, artwork under /t/p/, the
+// demo clip under /media/ — from generated data, or from TMDB through the proxy. The connection
+// limits and deadlines are the site's own (@netnet/server-kit, docs/limits.md).
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { CONNECTION_LIMITS, limitConnections, serverTimeouts, type ConnectionLimits } from './connections';
-import { applyCors, originPolicy } from './cors';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  CONNECTION_LIMITS,
+  clientAddress,
+  createLogger,
+  limitConnections,
+  loggerOptions,
+  parseTrustedProxies,
+  serverOptions,
+  type ConnectionLimits,
+  type Logger,
+  type TrustedProxies,
+} from '@netnet/server-kit';
+import { applyCors, originPolicy, type OriginPolicy } from './cors';
 import { generateCatalogue } from './data/generate';
 import { prepareSearch } from './data/search';
 import { parseToday, type Catalogue } from './data/model';
@@ -46,11 +58,13 @@ export interface CatalogueServerOptions {
   proxyCacheMaxEntries?: number;
   /** Proxy mode: upstream fetches each client (by address) may start. */
   clientRateLimit?: RateLimit;
-  /** Connection limits and deadlines (connections.ts); CONNECTION_LIMITS by default. */
+  /** Connection limits and deadlines (@netnet/server-kit); CONNECTION_LIMITS by default. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Front doors that connect for many clients: exempt from the connection cap, and believed about who the client is. None by default. */
+  trustedProxies?: TrustedProxies;
   /** Injectable for tests (proxy mode). */
   fetch?: typeof fetch;
-  log?: (message: string) => void;
+  logger?: Logger;
 }
 
 export const DEFAULT_SIZE = 3000;
@@ -59,15 +73,17 @@ const LIST_HEADERS = { 'Cache-Control': CACHE_LISTS };
 // A clip URL taken from the Host header differs per Host: shared caches must keep them apart.
 const VIDEO_HEADERS = { ...LIST_HEADERS, Vary: 'Host' };
 
-export interface CatalogueServer extends Server {
+export interface CatalogueServer {
+  readonly app: FastifyInstance;
   readonly catalogueInfo: { mode: 'embedded' | 'proxy'; titles: number; upstream?: string };
   /** The embedded answer cache: entries and their bytes (bodies and keys). */
   cacheStats(): { entries: number; bytes: number };
 }
 
 export function createCatalogueServer(options: CatalogueServerOptions = {}): CatalogueServer {
-  const log = options.log ?? ((message: string) => console.error(message));
+  const logger = options.logger ?? createLogger('catalogue');
   const allows = originPolicy(options.allowedOrigins);
+  const trusted = options.trustedProxies ?? parseTrustedProxies();
   const serveMedia = createMediaHandler(options.mediaDir ?? DEFAULT_MEDIA_DIR);
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
   const upstream = options.upstream ?? 'https://api.themoviedb.org';
@@ -82,7 +98,7 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
         maxEntries: options.proxyCacheMaxEntries,
         clientRateLimit: options.clientRateLimit,
         fetch: options.fetch,
-        log,
+        logger,
       })
     : null;
   const catalogue: Catalogue | null = proxy
@@ -98,40 +114,66 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
   const trustsHost = hostPolicy(options.publicHosts);
 
   /** The origin clip URLs name; `varies` when it came from the Host header. */
-  const originOf = (req: IncomingMessage): { origin: string; varies: boolean } => {
+  const originOf = (request: FastifyRequest): { origin: string; varies: boolean } => {
     if (publicUrl) return { origin: publicUrl, varies: false };
-    const host = req.headers.host;
+    const host = request.headers.host;
     if (host && trustsHost(host)) return { origin: `http://${host.toLowerCase()}`, varies: true };
     // Not the Host a client made up: the address this request actually reached.
-    const address = req.socket.localAddress ?? '127.0.0.1';
-    return { origin: `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`, varies: true };
+    const { localAddress = '127.0.0.1', localPort } = request.raw.socket;
+    return { origin: `http://${localAddress.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}`, varies: true };
   };
 
-  async function api(req: IncomingMessage, res: ServerResponse, path: string, params: URLSearchParams): Promise<void> {
-    const route = matchRoute(path);
-    const query = readQuery(route, params);
+  const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
+  const app = Fastify({
+    ...serverOptions(limits),
+    ...loggerOptions(logger),
+    // Stopping closes every connection at once, as before Fastify: the process is going away.
+    forceCloseConnections: true,
+    // The routes read their parameters with URLSearchParams' rules (routes/match.ts), parsed once.
+    routerOptions: { querystringParser: (search: string) => new URLSearchParams(search) as unknown as Record<string, unknown> },
+    // A request line may name the whole URL (RFC 9112 §3.2.2: what a client talking to a proxy sends).
+    rewriteUrl: (req) => absoluteFormPath(req.url ?? '/'),
+    // A URL the router cannot read (a broken %-escape, an over-long segment) is a path TMDB does not have.
+    frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (!answersBeforeRouting(request, reply, allows)) sendError(request, reply, errors.notFound);
+    },
+  });
+  limitConnections(app, limits, { trusted });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    answersBeforeRouting(request, reply, allows);
+    done();
+  });
+
+  // Handlers answer at once where they can: a promise per request is a cost a cached path notices.
+  app.get('/3/*', (request, reply) => {
+    // The path as sent, not the router's decoded copy: TMDB's paths have no escapes, so an escaped
+    // segment (`movie%2Fpopular`) is no route.
+    const end = request.url.search(/[?#]/);
+    const route = matchRoute(request.url.slice(3, end === -1 ? undefined : end));
+    const query = readQuery(route, request.query as URLSearchParams);
     if (proxy) {
-      const reply = await proxy(route, query, req.socket.remoteAddress ?? '');
-      send(req, res, reply.status, reply.body, reply.headers);
-      return;
+      return proxy(route, query, clientAddress(request.raw, trusted)).then(({ status, body, headers }) => {
+        send(request, reply, status, body, headers);
+      });
     }
-    const { origin, varies } = originOf(req);
+    const { origin, varies } = originOf(request);
     const { key, build } = answer(catalogue!, route, { query, origin });
     let body = bodies.get(key);
     if (!body) {
       body = new Body(build(), JSON_TYPE, `"${instance}-${hash32(key).toString(36)}"`);
       bodies.set(key, body);
     }
-    send(req, res, 200, body, route.kind === 'videos' && varies ? VIDEO_HEADERS : LIST_HEADERS);
-  }
+    send(request, reply, 200, body, route.kind === 'videos' && varies ? VIDEO_HEADERS : LIST_HEADERS);
+  });
 
-  function image(req: IncomingMessage, res: ServerResponse, size: string, file: string): void {
+  app.get<{ Params: { size: string; file: string } }>('/t/p/:size/:file', (request, reply) => {
+    const { size, file } = request.params;
     if (!isImageSize(size)) throw new HttpError(errors.notFound);
     if (!catalogue) {
       // Proxy mode: TMDB's image host serves the real pictures; no key is involved.
       if (!/^[\w-]{1,100}\.(jpg|jpeg|png|svg|webp)$/.test(file)) throw new HttpError(errors.notFound);
-      res.writeHead(302, { Location: `${imageUpstream}/t/p/${size}/${file}`, 'Cache-Control': 'public, max-age=86400' });
-      res.end();
+      reply.code(302).headers({ Location: `${imageUpstream}/t/p/${size}/${file}`, 'Cache-Control': 'public, max-age=86400' }).send();
       return;
     }
     const key = `${size}/${file}`;
@@ -142,51 +184,36 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
       body = new Body(renderArtwork(catalogue, found.title, found.kind, size), 'image/svg+xml;charset=utf-8');
       artwork.set(key, body);
     }
-    send(req, res, 200, body, { 'Cache-Control': CACHE_IMMUTABLE });
-  }
+    send(request, reply, 200, body, { 'Cache-Control': CACHE_IMMUTABLE });
+  });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (applyCors(req, res, allows)) return;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendError(req, res, errors.methodNotAllowed, { Allow: 'GET, HEAD, OPTIONS' });
+  app.get<{ Params: { name: string } }>('/media/:name', (request, reply) => {
+    if (!serveMedia(request, reply, request.params.name)) throw new HttpError(errors.notFound);
+  });
+
+  app.get('/health', (request, reply) => {
+    const health = { status: 'ok', mode: catalogue ? 'embedded' : 'proxy', titles: catalogue?.size ?? null };
+    send(request, reply, 200, new Body(JSON.stringify(health), JSON_TYPE), { 'Cache-Control': 'no-store' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(request, reply, errors.notFound);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) {
+      sendError(request, reply, error.tmdb);
       return;
     }
-    const url = parseUrl(req.url);
-    const path = url.pathname;
-    if (path.startsWith('/3/')) return api(req, res, path.slice(3), url.searchParams);
-    const parts = path.split('/');
-    if (parts.length === 5 && parts[1] === 't' && parts[2] === 'p') return image(req, res, parts[3]!, parts[4]!);
-    if (parts.length === 3 && parts[1] === 'media' && serveMedia(req, res, parts[2]!)) return;
-    if (path === '/health') {
-      const health = { status: 'ok', mode: catalogue ? 'embedded' : 'proxy', titles: catalogue?.size ?? null };
-      send(req, res, 200, new Body(JSON.stringify(health), JSON_TYPE), { 'Cache-Control': 'no-store' });
-      return;
-    }
-    throw new HttpError(errors.notFound);
-  }
-
-  const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
-  const server = createServer(serverTimeouts(limits), (req, res) => {
-    // Closed for pipelining past the limit (connections.ts): nothing to answer.
-    if (req.socket.destroyed) return;
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) {
-        sendError(req, res, error.tmdb);
-        return;
-      }
-      // A bug, not bad input: say so in the log, answer TMDB-shaped, keep serving.
-      log(`catalogue: ${req.method} ${req.url?.split('?')[0]} failed: ${error instanceof Error ? error.stack : String(error)}`);
-      if (!res.headersSent) sendError(req, res, errors.internal);
-      else res.destroy();
-    });
-  }) as CatalogueServer;
-  limitConnections(server, limits);
+    // A bug, not bad input: say so in the log, answer TMDB-shaped, keep serving.
+    request.log.error({ err: error, method: request.method, path: request.url.split('?')[0] }, 'catalogue: a request failed');
+    sendError(request, reply, errors.internal);
+  });
 
   if (catalogue) {
     // Secondary indexes are lazy so start-up stays fast; build them right after listening so
     // the first search does not pay for them.
-    server.once('listening', () =>
+    app.server.once('listening', () =>
       setImmediate(() => {
         catalogue.byGenre('movie');
         catalogue.byGenre('tv');
@@ -197,18 +224,33 @@ export function createCatalogueServer(options: CatalogueServerOptions = {}): Cat
     );
   }
 
-  Object.defineProperty(server, 'catalogueInfo', {
-    value: catalogue ? { mode: 'embedded', titles: catalogue.size } : { mode: 'proxy', titles: 0, upstream },
-  });
-  server.cacheStats = () => ({ entries: bodies.size, bytes: bodies.bytes });
-  return server;
+  return {
+    app,
+    catalogueInfo: catalogue ? { mode: 'embedded', titles: catalogue.size } : { mode: 'proxy', titles: 0, upstream },
+    cacheStats: () => ({ entries: bodies.size, bytes: bodies.bytes }),
+  };
 }
 
-function parseUrl(raw: string | undefined): URL {
+/**
+ * What every request gets before its route: nosniff, the CORS headers, a preflight's answer, and
+ * 405 for a method the service does not take (on any path). True when that answered it.
+ */
+function answersBeforeRouting(request: FastifyRequest, reply: FastifyReply, allows: OriginPolicy): boolean {
+  reply.header('X-Content-Type-Options', 'nosniff');
+  if (applyCors(request, reply, allows)) return true;
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  sendError(request, reply, errors.methodNotAllowed, { Allow: 'GET, HEAD, OPTIONS' });
+  return true;
+}
+
+/** The path and query of an absolute-form request target; any other target as it is. */
+function absoluteFormPath(target: string): string {
+  if (target.startsWith('/') || !/^https?:\/\//i.test(target)) return target;
   try {
-    return new URL(raw ?? '/', 'http://catalogue.invalid');
+    const url = new URL(target);
+    return url.pathname + url.search;
   } catch {
-    throw new HttpError(errors.notFound);
+    return target;
   }
 }
 

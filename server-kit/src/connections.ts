@@ -33,13 +33,16 @@ export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
   idleTimeout: 0,
 });
 
-/** The deadlines as Fastify's options. Node checks them on connectionsCheckingInterval, so it is well under them. */
+/** How often Node checks the deadlines: well under them. */
+const checkingInterval = (limits: ConnectionLimits) => Math.min(250, limits.headersTimeout / 2);
+
+/** The deadlines as Fastify's options. */
 export function serverOptions(limits: ConnectionLimits) {
   return {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionTimeout: limits.idleTimeout,
-    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: Math.min(250, limits.headersTimeout / 2) },
+    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: checkingInterval(limits) },
   };
 }
 
@@ -63,11 +66,14 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
   const byClient = new Map<string, Set<Socket>>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    // Node answers a silent connection 408 once its header deadline has passed and its next check
-    // comes; this closes one that Node let be (a server whose deadline counts from a first byte).
-    const silent = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
-    }, limits.headersTimeout + 500);
+    // Node answers a socket that sends nothing 408 and closes it on its first check past
+    // headersTimeout; this is the backstop for one it lets through, so it must not come first.
+    const silent = setTimeout(
+      () => {
+        if (socket.bytesRead === 0) socket.destroy();
+      },
+      limits.headersTimeout + 2 * checkingInterval(limits),
+    );
     silent.unref();
     socket.once('close', () => clearTimeout(silent));
     const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
@@ -105,7 +111,9 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
     if (socket[PIPELINED] > limits.pipelinedRequests) socket.destroy();
   });
   // A request of a connection closed above is not answered: no route runs for it.
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async hook: no promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.socket.destroyed) reply.hijack();
+    done();
   });
 }

@@ -14,5 +14,7 @@ export function createLogger(service: string, env: NodeJS.ProcessEnv = process.e
 
 /** Fastify's options for a logger: a request id of our own making (a client's header is not believed), no line per request. */
 export function loggerOptions(logger: Logger) {
-  return { loggerInstance: logger as FastifyBaseLogger, genReqId: () => randomUUID(), requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }) };
+  // Typed as Fastify's own logger, so the app is a plain FastifyInstance (what limitConnections takes).
+  const loggerInstance: FastifyBaseLogger = logger;
+  return { loggerInstance, genReqId: () => randomUUID(), requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }) };
 }

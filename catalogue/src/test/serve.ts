@@ -1,6 +1,7 @@
 // Starts a real catalogue server on a free loopback port for a test file.
 import type { AddressInfo } from 'node:net';
 import { request } from 'node:http';
+import { createLogger } from '@netnet/server-kit';
 import { createCatalogueServer, type CatalogueServer, type CatalogueServerOptions } from '../server';
 
 export interface Running {
@@ -10,17 +11,15 @@ export interface Running {
 }
 
 export async function serve(options: CatalogueServerOptions = {}): Promise<Running> {
-  const server = createCatalogueServer({ today: '2025-06-01', log: () => {}, ...options });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const logger = createLogger('catalogue', { NETNET_LOG_LEVEL: 'silent' });
+  const server = createCatalogueServer({ today: '2025-06-01', logger, ...options });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = server.app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    // Closes every connection at once (forceCloseConnections).
+    close: () => server.app.close(),
   };
 }
 
