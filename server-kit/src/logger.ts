@@ -2,6 +2,7 @@
 // are), one `service` field per process, and Fastify's request id on every line a request logs.
 // Requests themselves are not logged one by one: the front door's access log does that.
 import { randomUUID } from 'node:crypto';
+import { LogController } from 'fastify';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -13,5 +14,5 @@ export function createLogger(service: string, env: NodeJS.ProcessEnv = process.e
 
 /** Fastify's options for a logger: a request id of our own making (a client's header is not believed), no line per request. */
 export function loggerOptions(logger: Logger) {
-  return { loggerInstance: logger, genReqId: () => randomUUID(), requestIdHeader: false as const, disableRequestLogging: true };
+  return { loggerInstance: logger, genReqId: () => randomUUID(), requestIdHeader: false as const, logController: new LogController({ disableRequestLogging: true }) };
 }
