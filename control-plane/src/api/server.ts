@@ -186,7 +186,8 @@ export async function createApi({ database, publish, env = process.env, limits =
     await context.identify(request);
     throw noSuchCall(new URL(request.url, 'http://api').pathname);
   });
-  app.addHook('onClose', async () => context.events.close());
+  // The consoles' streams never end by themselves: ended first, so closing does not wait on them.
+  app.addHook('preClose', async () => context.events.close());
   return app;
 }
 

@@ -34,7 +34,7 @@ export const noSuchCall = (path: string) => new ApiError(404, `no such call: ${p
 
 const pathOf = (request: FastifyRequest) => new URL(request.url, 'http://api').pathname;
 
-export function knownRemote(remote: string): string {
+function knownRemote(remote: string): string {
   if (!site.remotes.includes(remote)) throw new ApiError(404, `Unknown remote "${remote}". Known remotes: ${site.remotes.join(', ')}.`);
   return remote;
 }

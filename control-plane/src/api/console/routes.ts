@@ -169,30 +169,40 @@ export async function consoleRoutes(app: FastifyInstance, context: ApiContext): 
   app.route({ method: EVERY_METHOD, url: '/console/', handler: files });
   app.route({ method: EVERY_METHOD, url: '/console/*', handler: files });
 
-  // Signing in, who am I, signing out.
+  // Signing in: the link's secret for a session. Only from the console's own page, asked before its body is read.
   app.route({
-    method: EVERY_METHOD,
+    method: 'POST',
+    url: '/console/api/session',
+    onRequest: async (request) => {
+      const { origin, host } = request.headers;
+      if (origin !== undefined && origin !== `http://${host}` && origin !== `https://${host}`) throw new ConsoleRefusal(403, 'sign in from the console\'s own page.');
+    },
+    handler: async (request, reply) => {
+      if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) throw new ConsoleRefusal(415, 'send the body as application/json.');
+      const made = await exchangeLink(db, (request.body as { link?: unknown } | undefined)?.link);
+      if (!made) throw new ConsoleRefusal(401, 'this sign-in link is unknown, used already or expired, or its token was revoked: ask for a new one (npm run tokens -- link <name>).');
+      reply.header('Set-Cookie', setCookie(made.cookie, { secure: secure(request.raw) }));
+      return sendJson(reply, await sessionJson(db, made.session));
+    },
+  });
+  // Signing out.
+  app.route({
+    method: 'DELETE',
     url: '/console/api/session',
     handler: async (request, reply) => {
-      const req = request.raw;
-      if (request.method === 'POST') {
-        // Signing in: the link's secret for a session. Only from the console's own page.
-        const origin = req.headers.origin;
-        if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) throw new ConsoleRefusal(403, 'sign in from the console\'s own page.');
-        if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new ConsoleRefusal(415, 'send the body as application/json.');
-        const made = await exchangeLink(db, (request.body as { link?: unknown } | undefined)?.link);
-        if (!made) throw new ConsoleRefusal(401, 'this sign-in link is unknown, used already or expired, or its token was revoked: ask for a new one (npm run tokens -- link <name>).');
-        reply.header('Set-Cookie', setCookie(made.cookie, { secure: secure(req) }));
-        return sendJson(reply, await sessionJson(db, made.session));
-      }
-      if (request.method === 'DELETE') {
-        const caller = await consoleCaller(req, db);
-        if (caller) await endSession(db, sessionCookie(req));
-        reply.header('Set-Cookie', setCookie(null, { secure: secure(req) }));
-        return sendJson(reply, { signedOut: true });
-      }
+      const caller = await consoleCaller(request.raw, db);
+      if (caller) await endSession(db, sessionCookie(request.raw));
+      reply.header('Set-Cookie', setCookie(null, { secure: secure(request.raw) }));
+      return sendJson(reply, { signedOut: true });
+    },
+  });
+  // Who am I.
+  app.route({
+    method: EVERY_METHOD.filter((method) => method !== 'POST' && method !== 'DELETE'),
+    url: '/console/api/session',
+    handler: async (request, reply) => {
       if (request.method !== 'GET') throw new ConsoleRefusal(405, `${request.method} is not a method of ${pathOf(request)}.`);
-      const session = await sessionOf(db, sessionCookie(req));
+      const session = await sessionOf(db, sessionCookie(request.raw));
       if (!session) throw new ConsoleRefusal(401, 'not signed in: open the sign-in link you were given.');
       return sendJson(reply, await sessionJson(db, session));
     },
