@@ -4,6 +4,7 @@
 // it. Every call needs a token, local mode included: `npm run tokens -- create` makes one, and
 // without NETNET_CONTROL_URL the release and rollout commands keep writing the store directly
 // (docs/pipelines.md).
+import { createLogger } from '@netnet/server-kit';
 import { controlPort } from '../src/api/port.ts';
 import { startApi } from '../src/api/server.ts';
 import { listTokens } from '../src/api/tokens.ts';
@@ -11,22 +12,26 @@ import { publishUpload } from '../src/deploy/upload.ts';
 import { messageOf } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 
+const logger = createLogger('control-api');
+
 async function main() {
   const port = controlPort();
   const database = await openDatabase({ max: 8, role: 'api' });
-  const server = await startApi({ database, publish: publishUpload, port });
-  const address = server.address();
+  const app = await startApi({ database, publish: publishUpload, port, logger });
+  const address = app.server.address();
   const where = typeof address === 'object' && address ? `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}` : String(port);
-  console.log(`control-plane API on http://${where} (control-plane/openapi.yaml)`);
+  logger.info(`control-plane API on http://${where} (control-plane/openapi.yaml)`);
   const live = (await listTokens(database.pool)).filter((token) => token.revoked_at === null);
-  if (live.length === 0) console.log('no API token yet: every call gets 401 until one is made (npm run tokens -- create <name> --remotes … --environments … --actions …)');
+  if (live.length === 0) logger.warn('no API token yet: every call gets 401 until one is made (npm run tokens -- create <name> --remotes … --environments … --actions …)');
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    server.close();
-    server.closeAllConnections();
-    void database.close().finally(() => process.exit(0));
+    app.server.closeAllConnections();
+    void app
+      .close()
+      .then(() => database.close())
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 3_000).unref();
   };
   process.on('SIGINT', stop);
@@ -34,6 +39,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(`control-plane API: ${messageOf(error)}`);
+  logger.fatal(`control-plane API: ${messageOf(error)}`);
   process.exit(1);
 });

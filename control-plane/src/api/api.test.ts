@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,7 +29,7 @@ let db: TestDatabase;
 /** The same database as the API's own role sees it (store/roles.ts): every call below runs with its rights. */
 let apiDb: Database;
 let builds: string;
-const servers: http.Server[] = [];
+const servers: FastifyInstance[] = [];
 
 before(async () => {
   db = await testDatabase();
@@ -37,8 +37,8 @@ before(async () => {
   builds = mkdtempSync(join(tmpdir(), 'netnet-api-builds-'));
 });
 after(async () => {
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  for (const server of servers) server.server.closeAllConnections();
+  await Promise.all(servers.map((server) => server.close()));
   await apiDb.close();
   await db.close();
   rmSync(builds, { recursive: true, force: true });
@@ -49,10 +49,9 @@ const apiEnv = () => ({ ...process.env, NETNET_DEPLOY_DIR: db.dir, HOST: '127.0.
 
 /** An API on a free port of 127.0.0.1; its base URL. */
 async function startApi({ database = apiDb, limits = {} }: { database?: Database; limits?: Partial<ApiLimits> } = {}): Promise<string> {
-  const server = createApi({ database, publish: publishUpload, env: apiEnv(), limits });
+  const server = await createApi({ database, publish: publishUpload, env: apiEnv(), limits });
   servers.push(server);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.listen({ port: 0, host: '127.0.0.1' });
 }
 
 interface Answer {

@@ -5,8 +5,7 @@
 // session ending with the token. Over a real PostgreSQL (store/testDatabase.ts).
 // Run: node --import tsx --test control-plane/src/api/console.test.ts
 import assert from 'node:assert/strict';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { publishUpload } from '../deploy/upload.ts';
 import { site } from '../site.ts';
@@ -18,19 +17,18 @@ import { createApi } from './server.ts';
 import { createToken, revokeToken } from './tokens.ts';
 
 let db: TestDatabase;
-let server: http.Server;
+let server: FastifyInstance;
 let base: string;
 
 before(async () => {
   db = await testDatabase();
-  server = createApi({ database: db, publish: publishUpload, env: { ...process.env, NETNET_DEPLOY_DIR: db.dir, HOST: '127.0.0.1' } });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await createApi({ database: db, publish: publishUpload, env: { ...process.env, NETNET_DEPLOY_DIR: db.dir, HOST: '127.0.0.1' } });
+  base = await server.listen({ port: 0, host: '127.0.0.1' });
   for (const remote of site.remotes) for (const version of ['1.0.0', '1.1.0']) await registerRelease(db.pool, remote, version, null);
 });
 after(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
+  server.server.closeAllConnections();
+  await server.close();
   await db.close();
 });
 

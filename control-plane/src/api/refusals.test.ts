@@ -2,8 +2,7 @@
 // against a real PostgreSQL: the token name tried and the address, never the secret.
 // Run: node --import tsx --test control-plane/src/api/refusals.test.ts
 import assert from 'node:assert/strict';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
@@ -23,21 +22,20 @@ interface Refused {
 describe('refused API calls', { timeout: 120_000 }, () => {
   let db: TestDatabase;
   let apiDb: Database;
-  let server: http.Server;
+  let server: FastifyInstance;
   let base: string;
   let token: string;
 
   before(async () => {
     db = await testDatabase();
     apiDb = await db.as('api');
-    server = createApi({ database: apiDb, publish: publishUpload, env: { ...process.env, NETNET_DEPLOY_DIR: db.dir } });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await createApi({ database: apiDb, publish: publishUpload, env: { ...process.env, NETNET_DEPLOY_DIR: db.dir } });
+    base = await server.listen({ port: 0, host: '127.0.0.1' });
     token = await createToken(db.pool, 'title-ci', { remotes: ['remote-title'], environments: ['staging'], actions: ['status'] }, 'test');
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((done) => server.close(done));
+    server.server.closeAllConnections();
+    await server.close();
     await apiDb.close();
     await db.close();
   });

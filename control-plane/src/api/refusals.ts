@@ -2,6 +2,7 @@
 // store (refused_calls; docs/deploy.md, "Roles") with the token name tried — never its secret —
 // and the caller's address, so an operator sees who knocks and with what.
 import type http from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
 import { messageOf } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
 import { clientAddress, type TrustedProxies } from '@netnet/server-kit';
@@ -14,7 +15,7 @@ const MAX_REASON = 500;
 export async function recordRefusal(
   db: Queryable,
   req: http.IncomingMessage,
-  { status, reason, trusted }: { status: 401 | 403; reason: string; trusted: TrustedProxies },
+  { status, reason, trusted, log }: { status: 401 | 403; reason: string; trusted: TrustedProxies; log: FastifyBaseLogger },
 ): Promise<void> {
   const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   const path = new URL(req.url ?? '/', 'http://api').pathname.slice(0, MAX_PATH);
@@ -28,6 +29,6 @@ export async function recordRefusal(
       reason.slice(0, MAX_REASON),
     ]);
   } catch (error) {
-    console.error(`[api] a refused call (${status} ${req.method} ${path}) was not recorded: ${messageOf(error)}`);
+    log.error({ status, method: req.method, path }, `a refused call was not recorded: ${messageOf(error)}`);
   }
 }

@@ -5,19 +5,19 @@
 // the same scope checks (403), compare-and-set (409), limits and audit trail as a pipeline's.
 import { readFileSync, statSync } from 'node:fs';
 import type http from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeployError } from '../../deploy/tree.ts';
-import { messageOf } from '../../errors.ts';
 import { site } from '../../site.ts';
 import type { Database } from '../../store/database.ts';
 import { environmentsWithMaps } from '../../store/consoleQueries.ts';
 import { allows, type Caller } from '../tokens.ts';
-import type { ConsoleEvents } from './events.ts';
-import { csrfProblem, endSession, exchangeLink, sessionCookie, sessionOf, setCookie } from './sessions.ts';
+import type { ApiContext } from '../server.ts';
+import { csrfProblem, endSession, exchangeLink, sessionCookie, sessionOf, setCookie, type Session } from './sessions.ts';
 import { audit, overview, preview, remoteView } from './views.ts';
 
-/** A refusal with its status, answered by the API's error handler (server.ts, statusOf). */
+/** A refusal with its status, answered by the API's error handler (../refusal.ts, statusOf). */
 export class ConsoleRefusal extends DeployError {
   constructor(
     readonly status: number,
@@ -54,17 +54,12 @@ const SECURITY_HEADERS = {
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}) {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...SECURITY_HEADERS, ...headers });
-  res.end(`${JSON.stringify(body)}\n`);
-}
-
 /**
  * A file of the console's build: index.html for /console/, hashed files for a year, brotli when the
  * browser takes it. `session`: the signed-in person's, written into the page as a JSON data block
  * (not a script: the policy runs none inline), so the first view needs no round trip to ask who.
  */
-function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: string, session: unknown = null) {
+function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, session: unknown = null) {
   const relative = path === '/console/' ? 'index.html' : path.slice('/console/'.length);
   const file = normalize(join(DIST, relative));
   if (!file.startsWith(DIST) || relative.includes(`..${sep}`) || relative.startsWith('.')) throw new ConsoleRefusal(404, `no such file: ${path}`);
@@ -79,7 +74,7 @@ function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: st
     if (relative === 'index.html') throw new ConsoleRefusal(503, 'the console is not built: run `node scripts/build.mjs` (npm start builds it).');
     throw new ConsoleRefusal(404, `no such file: ${path}`);
   }
-  const brotli = /\bbr\b/.test(String(req.headers['accept-encoding'] ?? '')) && relative !== 'index.html';
+  const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? '')) && relative !== 'index.html';
   let body = readFileSync(file);
   if (relative === 'index.html' && session) {
     const data = JSON.stringify(session).replace(/</g, '\\u003c');
@@ -89,7 +84,6 @@ function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: st
     'Content-Type': type,
     'Cache-Control': relative === 'index.html' ? 'no-store' : 'public, max-age=31536000, immutable',
     Vary: 'Accept-Encoding',
-    ...SECURITY_HEADERS,
   };
   if (brotli) {
     try {
@@ -99,26 +93,7 @@ function serveFile(req: http.IncomingMessage, res: http.ServerResponse, path: st
       // no compressed copy: the file as it is
     }
   }
-  res.writeHead(200, { ...headers, 'Content-Length': body.length });
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-async function smallJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new ConsoleRefusal(415, 'send the body as application/json.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 4096) throw new ConsoleRefusal(413, 'this body may hold at most 4096 bytes.');
-    chunks.push(chunk);
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw new ConsoleRefusal(400, 'the body must be a JSON object.');
+  return reply.code(200).headers({ ...headers, 'Content-Length': body.length }).send(body);
 }
 
 /** Whether the console is reached over HTTPS (directly, or through a proxy that says so). */
@@ -141,94 +116,155 @@ export async function consoleCaller(req: http.IncomingMessage, db: Database['poo
   return session.caller;
 }
 
-const ENVIRONMENT = '([a-z0-9][a-z0-9-]{0,39})';
+const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
+const EVERY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
-export interface ConsoleContext {
-  database: Database;
-  env: NodeJS.ProcessEnv;
-  events: ConsoleEvents;
+const pathOf = (request: FastifyRequest) => new URL(request.url, 'http://console').pathname;
+const queryOf = (request: FastifyRequest) => new URL(request.url, 'http://console').searchParams;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The console session a view is read for, once signedIn knows it. */
+    consoleSession: Session | null;
+  }
 }
 
-/** Answers a request under /console; false for any other path (the API's own calls). */
-export async function answerConsole(req: http.IncomingMessage, res: http.ServerResponse, path: string, context: ConsoleContext): Promise<boolean> {
-  if (path === '/console') {
-    res.writeHead(308, { Location: '/console/', ...SECURITY_HEADERS });
-    res.end();
-    return true;
-  }
-  if (!path.startsWith('/console/')) return false;
-  if (!path.startsWith('/console/api/')) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ConsoleRefusal(405, `${req.method} is not a method of ${path}.`);
-    const session = path === '/console/' ? await sessionOf(context.database.pool, sessionCookie(req)) : null;
-    serveFile(req, res, path, session ? await sessionJson(context.database.pool, session) : null);
-    return true;
-  }
+/**
+ * The console's page, session and views, on their own context of the API (`app`): a small JSON
+ * parser of their own, compact JSON answers, and the page's security headers on every answer.
+ */
+export async function consoleRoutes(app: FastifyInstance, context: ApiContext): Promise<void> {
   const db = context.database.pool;
-  const route = path.slice('/console/api'.length);
+  app.decorateRequest('consoleSession', null);
+  // The console's own calls are its page's business, not part of the API's description.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 4096 }, (_request, text, done) => {
+    try {
+      const value: unknown = JSON.parse(text as string);
+      if (value && typeof value === 'object' && !Array.isArray(value)) return done(null, value);
+    } catch {
+      // answered below
+    }
+    done(new ConsoleRefusal(400, 'the body must be a JSON object.'), undefined);
+  });
+  app.setReplySerializer((body) => `${JSON.stringify(body)}\n`);
+  // A refusal is answered by the API's error handler, as any other call's.
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode < 400) reply.headers(SECURITY_HEADERS);
+  });
+  const sendJson = (reply: FastifyReply, body: unknown) => reply.headers({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).send(body);
 
-  if (route === '/session') {
-    if (req.method === 'POST') {
-      // Signing in: the link's secret for a session. Only from the console's own page.
-      const origin = req.headers.origin;
-      if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) throw new ConsoleRefusal(403, 'sign in from the console\'s own page.');
-      const { link } = await smallJson(req);
-      const made = await exchangeLink(db, link);
+  app.route({ method: EVERY_METHOD, url: '/console', handler: async (_request, reply) => reply.code(308).header('Location', '/console/').send() });
+
+  // The page and its files.
+  const files = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = pathOf(request);
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new ConsoleRefusal(405, `${request.method} is not a method of ${path}.`);
+    const session = path === '/console/' ? await sessionOf(db, sessionCookie(request.raw)) : null;
+    return serveFile(request, reply, path, session ? await sessionJson(db, session) : null);
+  };
+  app.route({ method: EVERY_METHOD, url: '/console/', handler: files });
+  app.route({ method: EVERY_METHOD, url: '/console/*', handler: files });
+
+  // Signing in: the link's secret for a session. Only from the console's own page, asked before its body is read.
+  app.route({
+    method: 'POST',
+    url: '/console/api/session',
+    onRequest: async (request) => {
+      const { origin, host } = request.headers;
+      if (origin !== undefined && origin !== `http://${host}` && origin !== `https://${host}`) throw new ConsoleRefusal(403, 'sign in from the console\'s own page.');
+    },
+    handler: async (request, reply) => {
+      if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) throw new ConsoleRefusal(415, 'send the body as application/json.');
+      const made = await exchangeLink(db, (request.body as { link?: unknown } | undefined)?.link);
       if (!made) throw new ConsoleRefusal(401, 'this sign-in link is unknown, used already or expired, or its token was revoked: ask for a new one (npm run tokens -- link <name>).');
-      sendJson(res, 200, await sessionJson(db, made.session), { 'Set-Cookie': setCookie(made.cookie, { secure: secure(req) }) });
-      return true;
-    }
-    if (req.method === 'DELETE') {
-      const caller = await consoleCaller(req, db);
-      if (caller) await endSession(db, sessionCookie(req));
-      sendJson(res, 200, { signedOut: true }, { 'Set-Cookie': setCookie(null, { secure: secure(req) }) });
-      return true;
-    }
-    if (req.method !== 'GET') throw new ConsoleRefusal(405, `${req.method} is not a method of ${path}.`);
-    const session = await sessionOf(db, sessionCookie(req));
-    if (!session) throw new ConsoleRefusal(401, 'not signed in: open the sign-in link you were given.');
-    sendJson(res, 200, await sessionJson(db, session));
-    return true;
-  }
+      reply.header('Set-Cookie', setCookie(made.cookie, { secure: secure(request.raw) }));
+      return sendJson(reply, await sessionJson(db, made.session));
+    },
+  });
+  // Signing out.
+  app.route({
+    method: 'DELETE',
+    url: '/console/api/session',
+    handler: async (request, reply) => {
+      const caller = await consoleCaller(request.raw, db);
+      if (caller) await endSession(db, sessionCookie(request.raw));
+      reply.header('Set-Cookie', setCookie(null, { secure: secure(request.raw) }));
+      return sendJson(reply, { signedOut: true });
+    },
+  });
+  // Who am I.
+  app.route({
+    method: EVERY_METHOD.filter((method) => method !== 'POST' && method !== 'DELETE'),
+    url: '/console/api/session',
+    handler: async (request, reply) => {
+      if (request.method !== 'GET') throw new ConsoleRefusal(405, `${request.method} is not a method of ${pathOf(request)}.`);
+      const session = await sessionOf(db, sessionCookie(request.raw));
+      if (!session) throw new ConsoleRefusal(401, 'not signed in: open the sign-in link you were given.');
+      return sendJson(reply, await sessionJson(db, session));
+    },
+  });
 
-  const session = await sessionOf(db, sessionCookie(req));
-  if (!session) throw new ConsoleRefusal(401, 'not signed in, or the session ended (expired, signed out or its token revoked): open a new sign-in link.');
-  if (req.method !== 'GET') throw new ConsoleRefusal(405, `${req.method} is not a method of ${path}: the console changes things through the API's /v1 calls.`);
-  const caller = session.caller;
-  const match = new RegExp(`^/environments/${ENVIRONMENT}/(overview|audit|events|remotes/([^/]+)(?:/(preview))?)$`).exec(route);
-  if (!match) throw new ConsoleRefusal(404, `no such console call: ${path}`);
-  const [, environment = '', what = '', rawRemote, previewing] = match;
-  if (!allows(caller, 'status', { environment })) throw new ConsoleRefusal(403, `${caller.name} may not see ${environment} (it needs "status" there).`);
-  const query = new URL(req.url ?? '/', 'http://console').searchParams;
-  if (what === 'events') {
-    context.events.subscribe(environment, req, res);
-    return true;
-  }
-  if (what === 'overview') {
-    sendJson(res, 200, await overview(db, environment, caller, context.env));
-    return true;
-  }
-  if (what === 'audit') {
+  // The views: a live session (401), read only (405), an environment its token may see (403).
+  const signedIn = async (request: FastifyRequest) => {
+    const path = pathOf(request);
+    const session = await sessionOf(db, sessionCookie(request.raw));
+    if (!session) throw new ConsoleRefusal(401, 'not signed in, or the session ended (expired, signed out or its token revoked): open a new sign-in link.');
+    if (request.method !== 'GET') throw new ConsoleRefusal(405, `${request.method} is not a method of ${path}: the console changes things through the API's /v1 calls.`);
+    const { environment } = request.params as { environment?: string };
+    if (environment === undefined || !ENVIRONMENT.test(environment)) throw new ConsoleRefusal(404, `no such console call: ${path}`);
+    if (!allows(session.caller, 'status', { environment })) throw new ConsoleRefusal(403, `${session.caller.name} may not see ${environment} (it needs "status" there).`);
+    request.consoleSession = session;
+  };
+  const view = (url: string, answer: (request: FastifyRequest, reply: FastifyReply, where: { environment: string; remote: string }) => Promise<unknown>) =>
+    app.route({
+      method: EVERY_METHOD,
+      url: `/console/api/environments/:environment${url}`,
+      onRequest: signedIn,
+      handler: async (request, reply) => {
+        const { environment, remote = '' } = request.params as { environment: string; remote?: string };
+        if (url.includes(':remote') && !site.remotes.includes(remote)) throw new ConsoleRefusal(404, `Unknown remote "${remote}". Known remotes: ${site.remotes.join(', ')}.`);
+        return answer(request, reply, { environment, remote });
+      },
+    });
+  const callerOf = (request: FastifyRequest) => request.consoleSession!.caller;
+
+  view('/events', async (request, reply, { environment }) => {
+    // The stream is written as it comes: Fastify hands the response over.
+    reply.hijack();
+    context.events.subscribe(environment, request.raw, reply.raw);
+  });
+  view('/overview', async (request, reply, { environment }) => sendJson(reply, await overview(db, environment, callerOf(request), context.env)));
+  view('/audit', async (request, reply, { environment }) => {
+    const query = queryOf(request);
     const remote = query.get('remote') || undefined;
     if (remote !== undefined && !site.remotes.includes(remote)) throw new ConsoleRefusal(404, `Unknown remote "${remote}".`);
-    sendJson(res, 200, await audit(db, environment, { remote, actor: query.get('actor') || undefined }));
-    return true;
-  }
-  let remote: string;
-  try {
-    remote = decodeURIComponent(rawRemote ?? '');
-  } catch (error) {
-    throw new ConsoleRefusal(400, messageOf(error));
-  }
-  if (!site.remotes.includes(remote)) throw new ConsoleRefusal(404, `Unknown remote "${remote}". Known remotes: ${site.remotes.join(', ')}.`);
-  if (previewing) {
+    return sendJson(reply, await audit(db, environment, { remote, actor: query.get('actor') || undefined }));
+  });
+  view('/remotes/:remote', async (request, reply, { environment, remote }) => sendJson(reply, await remoteView(db, environment, remote, callerOf(request), context.env)));
+  view('/remotes/:remote/preview', async (request, reply, { environment, remote }) => {
+    const query = queryOf(request);
     const percentText = query.get('percent');
     const percent = percentText === null ? undefined : Number(percentText);
     if (percent !== undefined && !(Number.isInteger(percent) && percent >= 0 && percent <= 100)) throw new ConsoleRefusal(400, 'percent is a whole number from 0 to 100.');
-    sendJson(res, 200, await preview(db, environment, remote, { command: query.get('command') ?? '', version: query.get('version') ?? undefined, percent }, context.env));
-    return true;
-  }
-  sendJson(res, 200, await remoteView(db, environment, remote, caller, context.env));
-  return true;
+    return sendJson(reply, await preview(db, environment, remote, { command: query.get('command') ?? '', version: query.get('version') ?? undefined, percent }, context.env));
+  });
+
+  // Any other path of the console's API: a session first (401), then 405 or 404.
+  app.route({
+    method: EVERY_METHOD,
+    url: '/console/api/*',
+    handler: async (request) => {
+      const path = pathOf(request);
+      const session = await sessionOf(db, sessionCookie(request.raw));
+      if (!session) throw new ConsoleRefusal(401, 'not signed in, or the session ended (expired, signed out or its token revoked): open a new sign-in link.');
+      if (request.method !== 'GET') throw new ConsoleRefusal(405, `${request.method} is not a method of ${path}: the console changes things through the API's /v1 calls.`);
+      throw new ConsoleRefusal(404, `no such console call: ${path}`);
+    },
+  });
 }
 
 /** Who is signed in, their scope, the CSRF token for changes and the environments they can open. */
