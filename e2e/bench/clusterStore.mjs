@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { setCanary, setStable } from '../../control-plane/src/deploy/rolloutCommands.ts';
+import { setCanary, setStable } from '../../control-plane/src/rollouts/commands.ts';
 import { openDatabase } from '../../control-plane/src/store/database.ts';
 import { listReleases, RELEASES_CHANNEL } from '../../control-plane/src/store/releases.ts';
 import { environmentName, readRollout, updateRollout } from '../../control-plane/src/store/rollouts.ts';

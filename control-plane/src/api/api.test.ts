@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
-import { publishUpload } from '../deploy/upload.ts';
+import { publishUpload } from '../releases/upload.ts';
 import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';

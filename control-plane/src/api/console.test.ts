@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { publishUpload } from '../deploy/upload.ts';
+import { publishUpload } from '../releases/upload.ts';
 import { site } from '../site.ts';
 import { registerRelease } from '../store/releases.ts';
 import { readRollout, updateRollout } from '../store/rollouts.ts';

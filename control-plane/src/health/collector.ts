@@ -15,7 +15,7 @@
 // load moves the release it used, never two at once in opposite directions.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { HealthStore } from '../store/health.ts';
+import type { HealthStore } from './counts.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';

@@ -10,8 +10,8 @@
 // the map again and applies its change to it, unless its remote was changed meanwhile: then it
 // is refused, never applied over a change its author did not see.
 import { isVersion } from '@netnet/rollout';
-import { assertRemote, DeployError } from '../deploy/tree.ts';
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
+import { assertRemote } from '../names.ts';
 import { transaction, type Queryable, type Store } from './database.ts';
 import type { Lease } from './lease.ts';
 

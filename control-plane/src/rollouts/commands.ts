@@ -2,7 +2,8 @@
 // Each checks that what it points at is published — registered in the store, which lists a
 // release once its files are in place (control-plane/bin/release.ts) — so the map never names a
 // missing release. The callers pass the store's list (listReleases()).
-import { assertRemote, assertVersion, DeployError } from './tree.ts';
+import { DeployError } from '../errors.ts';
+import { assertRemote, assertVersion } from '../names.ts';
 import type { Releases } from '../store/releases.ts';
 import { isPercent, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 

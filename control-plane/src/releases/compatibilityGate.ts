@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeOf, messageOf } from '../errors.ts';
-import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from '../health/compatibility.ts';
-import { DeployError, releaseDir } from './tree.ts';
+import { DeployError, codeOf, messageOf } from '../errors.ts';
+import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from './compatibility.ts';
+import { releaseDir } from './originFolder.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const shellFolder = join(root, 'shell');

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { transaction, type Queryable, type Store } from '../store/database.ts';
 import { listReleases, RELEASES_CHANNEL } from '../store/releases.ts';
 import type { Rollout } from '../store/rollouts.ts';
-import { compareVersions, publishedVersions, releaseDir } from './tree.ts';
+import { publishedVersions, releaseDir } from './originFolder.ts';
+import { compareVersions } from '../names.ts';
 import { site } from '../site.ts';
 
 export const RETENTION_DAYS = 30;

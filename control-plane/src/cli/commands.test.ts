@@ -15,7 +15,7 @@ import { embeddedDir, startEmbedded } from '../store/embedded.ts';
 import { registerRelease } from '../store/releases.ts';
 import { readRollout, type Rollout } from '../store/rollouts.ts';
 import type { Counted } from '../health/figures.ts';
-import { cliHarness, root, type CliHarness, type CliResult } from './cliTesting.ts';
+import { cliHarness, root, type CliHarness, type CliResult } from './testing.ts';
 
 let deploy: string;
 let builds: string;

@@ -11,9 +11,9 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { standingQaTokens } from '../store/qaTokens.ts';
 import { listReleases } from '../store/releases.ts';
 import { updateRollout, type Rollout } from '../store/rollouts.ts';
-import { cliHarness, type CliHarness } from './cliTesting.ts';
-import { newQaTokenId, signQaToken } from './qaToken.ts';
-import { remoteMapFor, type RemoteMap } from './remoteMap.ts';
+import { cliHarness, type CliHarness } from './testing.ts';
+import { newQaTokenId, signQaToken } from '../rollouts/qaToken.ts';
+import { remoteMapFor, type RemoteMap } from '../rollouts/remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
 let deploy: string;

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Counted } from '../health/figures.ts';
-import { createHealthStore } from '../store/health.ts';
+import { createHealthStore } from '../health/counts.ts';
 import { testDatabase } from '../store/testDatabase.ts';
 import { ROLE_NAMES, ROLE_URLS } from '../store/roles.ts';
 import { readRollout, updateRollout } from '../store/rollouts.ts';

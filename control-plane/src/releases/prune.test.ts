@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { listReleases, registerRelease } from '../store/releases.ts';
 import type { Rollout } from '../store/rollouts.ts';
-import { cliHarness, type CliHarness } from './cliTesting.ts';
+import { cliHarness, type CliHarness } from '../cli/testing.ts';
 import { planPrune } from './prune.ts';
 
 let deploy: string;
