@@ -9,8 +9,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { devPinSources, devPinsFor } from '../control-plane/src/rollouts/devPin.ts';
-import { newQaTokenId, signQaToken } from '../control-plane/src/rollouts/qaToken.ts';
+import { devPinSources, devPinsFor, newQaTokenId, signQaToken } from '@netnet/control-plane/rollouts';
 import { contentSecurityPolicy } from './securityHeaders.mjs';
 import { serveApp } from './serve.mjs';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from '../control-plane/src/releases/originFolder.ts';
+import { isReleaseFile } from '@netnet/control-plane/releases';
 import { LIMITS, serveApp } from './serve.mjs';
 import { acceptedCodings } from './staticFiles.mjs';
 import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '@netnet/server-kit';

@@ -4,7 +4,7 @@
 // connections closed once the front door has stopped using them — so no member's request fails
 // while instances come and go.
 import net from 'node:net';
-import { operatorAccess } from '../../control-plane/src/operatorAccess.ts';
+import { operatorAccess } from '@netnet/control-plane/operator-access';
 
 /** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
 export const READY_PATH = '/healthz';

@@ -44,3 +44,15 @@ export async function listReleases(db: Queryable): Promise<Releases> {
   for (const list of byRemote.values()) list.sort((a, b) => compareVersions(a.version, b.version));
   return byRemote;
 }
+
+/** When each listed release was published. */
+export async function publishedTimes(db: Queryable): Promise<{ remote: string; version: string; publishedAt: Date }[]> {
+  const { rows } = await db.query<{ remote: string; version: string; published_at: Date }>('SELECT remote, version, published_at FROM releases');
+  return rows.map(({ remote, version, published_at }) => ({ remote, version, publishedAt: published_at }));
+}
+
+/** Takes a release off the list, and off every instance's (NOTIFY). */
+export async function unregisterRelease(db: Queryable, remote: string, version: string): Promise<void> {
+  await db.query('DELETE FROM releases WHERE remote = $1 AND version = $2', [remote, version]);
+  await db.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version} removed`]);
+}

@@ -249,3 +249,28 @@ export async function auditTrail(db: Queryable, environment: string, limit = 20)
   );
   return rows.map((row) => ({ ...row, map_version: Number(row.map_version) }));
 }
+
+/** Every environment's current map. */
+export async function currentMaps(db: Queryable): Promise<{ environment: string; map: Rollout }[]> {
+  return (await db.query<{ environment: string; map: Rollout }>('SELECT environment, map FROM rollouts ORDER BY environment')).rows;
+}
+
+/**
+ * Every map in effect since `since`, from the audit trail: each written since then (`in_window`),
+ * and the one each environment had when the window began.
+ */
+export async function mapsInEffectSince(db: Queryable, since: Date): Promise<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }[]> {
+  const { rows } = await db.query<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }>(
+    `SELECT environment, map_version, at, map, true AS in_window FROM audit WHERE kind = 'map' AND at >= $1
+     UNION ALL
+     (SELECT DISTINCT ON (environment) environment, map_version, at, map, false AS in_window FROM audit WHERE kind = 'map' AND at < $1
+      ORDER BY environment, at DESC, id DESC)`,
+    [since],
+  );
+  return rows;
+}
+
+/** Holds every map still until the transaction ends: a rollout command waits. */
+export async function lockMaps(db: Queryable): Promise<void> {
+  await db.query('LOCK TABLE rollouts IN SHARE MODE');
+}
