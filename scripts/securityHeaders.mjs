@@ -55,7 +55,7 @@ export function siteOrigins(env = process.env) {
 
 /**
  * @param {{ origins: string[], websockets: string[] } | null} [devServers] the dev servers one
- *   browser has pinned (control-plane/src/deploy/devPin.ts; docs/releases.md, "Develop against the
+ *   browser has pinned (control-plane/src/rollouts/devPin.ts; docs/releases.md, "Develop against the
  *   real site"): only that browser's documents name them. A dev server's style-loader adds its
  *   styles as <style> elements, so that browser's style-src also allows inline style elements;
  *   scripts stay as strict as everyone's (dev builds use no eval: webpack.shared.js).

@@ -108,7 +108,7 @@ async function main() {
     }
     else await build(remote, version, staging);
     checkManifest(staging, remote, version, values.from ?? 'the build');
-    // The same checks as an upload's (control-plane/src/deploy/verify.ts): a .br/.gz that no longer
+    // The same checks as an upload's (control-plane/src/releases/verify.ts): a .br/.gz that no longer
     // matches its file (the build changed after webpack compressed it) would fail every member's
     // integrity check once served, so it refuses the release.
     await checkCompressedCopies(staging, values.from ?? 'the build');

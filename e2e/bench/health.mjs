@@ -1,6 +1,6 @@
 // `npm run bench:health`: how many release-health reports the collector takes into PostgreSQL
 // (docs/release-health.md). The collector runs as the shell's server runs it
-// (scripts/serve.mjs with the collector as a service, its store control-plane/src/store/health.ts:
+// (scripts/serve.mjs with the collector as a service, its store control-plane/src/health/counts.ts:
 // the batches of a few ms summed into one INSERT, each batch answered 204 once PostgreSQL holds
 // it) in a child process, against an embedded PostgreSQL of the benchmark's own in a temporary
 // folder (control-plane/src/store/testDatabase.ts); this process loads it from loopback, with

@@ -83,7 +83,7 @@ export async function cliHarness({ deployDir, strip = [] }: { deployDir: () => s
     readRollout: (environment = 'local') => readRollout(db, environment),
     /** Sets a whole map, as an operator importing one would: a compare-and-set with its audit entry. */
     setRollout: (map: unknown, environment = 'local') => updateRollout(db, environment, () => map, { actor: 'test', action: 'import' }),
-    /** Reports as the site's collector records them (control-plane/src/store/health.ts). */
+    /** Reports as the site's collector records them (control-plane/src/health/counts.ts). */
     async reportsArrived(reports: Counted[], at = Date.now(), environment = 'local') {
       const store = createHealthStore({ db, environment });
       await store.append(reports, at);

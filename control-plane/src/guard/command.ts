@@ -21,7 +21,7 @@ export interface GuardCommandOptions {
   once: boolean;
 }
 
-// Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.ts): plain decimal digits
+// Typed by a person, like --percent (control-plane/src/rollouts/commands.ts): plain decimal digits
 // only, so a typo is refused rather than read as some other number.
 const STAGE = /^(?:100|[1-9][0-9]?)%?$/;
 const COUNT = /^[1-9][0-9]{0,6}$/;

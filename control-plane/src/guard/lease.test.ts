@@ -2,7 +2,7 @@
 // a fence that stays while its holder renews and grows when the lease changes hands, writes that
 // land only under the fence they carry, and two guards racing over the same canaries acting once
 // per verdict.
-// Run: node --import tsx --test control-plane/src/store/lease.test.ts
+// Run: node --import tsx --test control-plane/src/guard/lease.test.ts
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';

@@ -158,7 +158,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 
 export interface CollectorOptions {
   /**
-   * createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204, with
+   * createHealthStore() (./counts.ts): where batches go before the 204, with
    * their network's tag; it resolves with what its per-network caps counted (all when it says nothing).
    */
   store: { figures: HealthStore['figures']; append(reports: Counted[], at: number, network?: string): Promise<Counted[] | void> };

@@ -1,6 +1,6 @@
 // The compatibility gate of `rollout stable|canary|promote`: a release reaches members only if the
 // shell that will host it provides every shared package in a version its mf-manifest.json accepts
-// (control-plane/src/health/compatibility.ts). Otherwise the release would get a second copy of React or a
+// (control-plane/src/releases/compatibility.ts). Otherwise the release would get a second copy of React or a
 // singleton it was not built for, and fail at run time in members' browsers rather than here.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

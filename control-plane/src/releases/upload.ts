@@ -126,7 +126,7 @@ export async function publishUpload({
   /** A release declared browser-only needs no server build. */
   browserOnly?: boolean;
   db: Database;
-  /** The origin folder: control-plane/src/deploy/tree.ts deployDir(). */
+  /** The origin folder: control-plane/src/releases/originFolder.ts deployDir(). */
   deployDir: string;
   /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
   env?: NodeJS.ProcessEnv;

@@ -1,5 +1,5 @@
 // One rollout command applied to an environment's map in the store, as `npm run rollout` and the
-// control-plane API both apply it (docs/releases.md): the move (rolloutCommands.ts) checked
+// control-plane API both apply it (docs/releases.md): the move (commands.ts) checked
 // against the published releases, the compatibility gate on the release it points members at, and
 // one compare-and-set with its audit entry (store/rollouts.ts: a change of the same remote landing
 // first makes this one a Conflict, nothing written).

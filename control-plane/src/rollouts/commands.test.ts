@@ -1,5 +1,5 @@
 // `--percent` as typed at the keyboard: whole numbers 0–100 in plain decimal, "%" allowed after.
-// Run: node --import tsx --test control-plane/src/deploy/rolloutCommands.test.ts
+// Run: node --import tsx --test control-plane/src/rollouts/commands.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parsePercent } from './commands.ts';

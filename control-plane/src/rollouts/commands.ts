@@ -10,7 +10,7 @@ import { isPercent, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 const clone = (rollout: Rollout): Rollout => structuredClone(rollout);
 
 // Versions taken back for a defect stay listed (rolledBack), so QA cannot pin them by accident
-// (control-plane/src/deploy/remoteMap.ts); choosing one again on purpose takes it off the list.
+// (control-plane/src/rollouts/remoteMap.ts); choosing one again on purpose takes it off the list.
 function rolledBackExcept(plan: RemotePlan | undefined, version: string): { rolledBack?: string[] } {
   const list = (plan?.rolledBack ?? []).filter((earlier) => earlier !== version);
   return list.length ? { rolledBack: list } : {};

@@ -123,7 +123,7 @@ export function validateRollout(value: unknown, source = 'the rollout map'): Rol
       fail(`${remote}'s rolledBack must be a list of versions`);
     }
   }
-  // Pin policy (control-plane/src/deploy/remoteMap.ts): both optional.
+  // Pin policy (control-plane/src/rollouts/remoteMap.ts): both optional.
   for (const flag of ['production', 'pinRolledBack']) {
     if (value[flag] !== undefined && typeof value[flag] !== 'boolean') fail(`"${flag}" must be true or false`);
   }
