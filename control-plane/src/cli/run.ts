@@ -1,4 +1,4 @@
-// How the deploy CLIs end: a mistake at the keyboard is one readable line and exit code 1.
+// How the commands of control-plane/bin/ end: a mistake at the keyboard is one readable line and exit code 1.
 import { hostname, userInfo } from 'node:os';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 
