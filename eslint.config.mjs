@@ -29,6 +29,9 @@ const sharedEntries = Object.values(packageJson('shared').exports)
   .filter((file) => !file.endsWith('package.json'))
   .map((file) => file.replace(/^\.\/src\//, './'));
 
+// What `@netnet/control-plane` lets other packages import: the files its `exports` name.
+const controlPlaneEntries = Object.values(packageJson('control-plane').exports).map((file) => file.replace(/^\.\/src\//, './'));
+
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Specifiers that reach a workspace by name: `remote-title`, `remote-title/src/x`, `@netnet/remote-title`… */
@@ -41,6 +44,8 @@ const ONE_ROUTER =
   "Netnet's router is `@netnet/shared`'s, one for the whole page (docs/architecture.md, \"Singletons\"); React Router is not a dependency.";
 const ROLLOUT_IN_SPECS =
   'A spec imports the rollout package as an ES module, `await import(pathToFileURL(…/rollout/src/index.ts).href)`, never statically (Playwright would cache it as CommonJS).';
+const CONTROL_PLANE_EXPORTS_ONLY =
+  'Import `@netnet/control-plane/<entry>` (one of the entries in control-plane/package.json `exports`), never a file inside it.';
 const SHARED_EXPORTS_ONLY =
   "Import `@netnet/shared` (or one of the entries in shared/package.json `exports`), never a file inside it.";
 
@@ -136,6 +141,9 @@ function restrictedZones(workspace) {
   }
   if (workspace !== 'shared') {
     zones.push({ target: `./${workspace}`, from: './shared/src', except: sharedEntries, message: ` ${SHARED_EXPORTS_ONLY}` });
+  }
+  if (workspace !== 'control-plane') {
+    zones.push({ target: `./${workspace}`, from: './control-plane/src', except: controlPlaneEntries, message: ` ${CONTROL_PLANE_EXPORTS_ONLY}` });
   }
   return zones;
 }

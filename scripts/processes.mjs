@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { controlPort } from '../control-plane/src/api/port.ts';
-import { openDatabase } from '../control-plane/src/store/database.ts';
-import { registerPublished } from '../control-plane/src/store/releases.ts';
+import { controlPort } from '@netnet/control-plane/api-port';
+import { openDatabase } from '@netnet/control-plane/store';
+import { registerPublished } from '@netnet/control-plane/releases';
 import { root } from './build.mjs';
 
 const children = [];

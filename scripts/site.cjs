@@ -75,7 +75,7 @@ function runtimeConfig(env = process.env) {
 
 /**
  * /remotes.json when no release is rolled out: each remote from its own build on its own origin.
- * `npm start` lays the rollout of published releases over this (control-plane/src/deploy/remoteMap.ts).
+ * `npm start` lays the rollout of published releases over this (control-plane/src/rollouts/remoteMap.ts).
  */
 function remoteMap(env = process.env) {
   return {

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
-import { isReleaseFile } from '../control-plane/src/deploy/tree.ts';
+import { isReleaseFile } from '@netnet/control-plane/releases';
 import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from '../shell/server/httpServer.ts';
 import { serveShell } from '../shell/server/shellServer.ts';

@@ -8,7 +8,7 @@ import { createLogger } from '@netnet/server-kit';
 import { controlPort } from '../src/api/port.ts';
 import { startApi } from '../src/api/server.ts';
 import { listTokens } from '../src/api/tokens.ts';
-import { publishUpload } from '../src/deploy/upload.ts';
+import { publishUpload } from '../src/releases/upload.ts';
 import { messageOf } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 

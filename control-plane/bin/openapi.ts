@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { describeApi, NO_DATABASE, OPENAPI_FILE } from '../src/api/openapi.ts';
 import { createApi } from '../src/api/server.ts';
-import { publishUpload } from '../src/deploy/upload.ts';
+import { publishUpload } from '../src/releases/upload.ts';
 
 const app = await createApi({ database: NO_DATABASE, publish: publishUpload, env: { ...process.env, NETNET_LOG_LEVEL: 'silent' } });
 await app.ready();

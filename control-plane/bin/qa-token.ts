@@ -6,9 +6,9 @@
 //   revoke <id>                                  its next page load pins nothing
 // Making one needs NETNET_QA_SECRET, the secret the servers that build /remotes.json check tokens with.
 import { parseArgs } from 'node:util';
-import { cliActor, runCli } from '../src/deploy/cli.ts';
-import { MAX_TOKEN_HOURS, newQaTokenId, signQaToken } from '../src/deploy/qaToken.ts';
-import { DeployError } from '../src/deploy/tree.ts';
+import { cliActor, runCli } from '../src/cli/run.ts';
+import { MAX_TOKEN_HOURS, newQaTokenId, signQaToken } from '../src/rollouts/qaToken.ts';
+import { DeployError } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { listQaTokens, recordQaToken, revokeQaToken } from '../src/store/qaTokens.ts';
 import { environmentName } from '../src/store/rollouts.ts';

@@ -12,11 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { apiTarget, callApi, type ApiTarget } from '../src/api/client.ts';
 import { packDirectory } from '../src/api/packArchive.ts';
-import { cliActor, runCli } from '../src/deploy/cli.ts';
-import { copyBuild } from '../src/deploy/copyBuild.ts';
-import { entryIntegrity, writeIntegrity } from '../src/deploy/integrity.ts';
-import { assertRemote, assertVersion, DeployError, deployDir, releaseDir } from '../src/deploy/tree.ts';
-import { checkCompressedCopies, checkManifest } from '../src/deploy/verify.ts';
+import { cliActor, runCli } from '../src/cli/run.ts';
+import { copyBuild } from '../src/releases/copyBuild.ts';
+import { entryIntegrity, writeIntegrity } from '../src/releases/integrity.ts';
+import { deployDir, releaseDir } from '../src/releases/originFolder.ts';
+import { DeployError } from '../src/errors.ts';
+import { assertRemote, assertVersion } from '../src/names.ts';
+import { checkCompressedCopies, checkManifest } from '../src/releases/verify.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { registerRelease } from '../src/store/releases.ts';
 
@@ -106,7 +108,7 @@ async function main() {
     }
     else await build(remote, version, staging);
     checkManifest(staging, remote, version, values.from ?? 'the build');
-    // The same checks as an upload's (control-plane/src/deploy/verify.ts): a .br/.gz that no longer
+    // The same checks as an upload's (control-plane/src/releases/verify.ts): a .br/.gz that no longer
     // matches its file (the build changed after webpack compressed it) would fail every member's
     // integrity check once served, so it refuses the release.
     await checkCompressedCopies(staging, values.from ?? 'the build');

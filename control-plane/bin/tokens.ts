@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { consoleUrl, createSignInLink, LINK_HOURS } from '../src/api/console/sessions.ts';
 import { controlPort } from '../src/api/port.ts';
 import { ACTIONS, createToken, listTokens, parseList, revokeToken } from '../src/api/tokens.ts';
-import { cliActor, runCli } from '../src/deploy/cli.ts';
-import { DeployError } from '../src/deploy/tree.ts';
+import { cliActor, runCli } from '../src/cli/run.ts';
+import { DeployError } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 
 const USAGE = `usage: npm run tokens -- <command>

@@ -1,16 +1,16 @@
 // What a shell instance uses of the control plane, and all it may: reading the live map and the
 // QA and dev pins it allows, collecting browsers' release-health reports, issuing their tickets.
 // The shell's server imports this entry (`@netnet/control-plane/instance`) and nothing deeper.
-export { devPinSources, devPinsFor, isDevPinParam } from './deploy/devPin.ts';
-export { qaTokenFromCookie, qaTokenRedirect } from './deploy/qaToken.ts';
-export { remoteMapFor } from './deploy/remoteMap.ts';
+export { devPinSources, devPinsFor, isDevPinParam } from './rollouts/devPin.ts';
+export { qaTokenFromCookie, qaTokenRedirect } from './rollouts/qaToken.ts';
+export { remoteMapFor } from './rollouts/remoteMap.ts';
 export { quote, throttledLog } from './safeLog.ts';
 export { createCollector } from './health/collector.ts';
 export { createMetrics } from './health/metrics.ts';
 export { deviceTag, ticketSecrets } from './health/ticket.ts';
 export { createTicketService } from './health/ticketService.ts';
 export { openDatabase } from './store/database.ts';
-export { createHealthStore } from './store/health.ts';
+export { createHealthStore } from './health/counts.ts';
 export { watchMap } from './store/liveMap.ts';
 export { environmentName } from './store/rollouts.ts';
 export { site, type SiteTable } from './site.ts';

@@ -2,16 +2,14 @@
 // bench:cluster` reaches it: opened with the same openDatabase() the site uses (DATABASE_URL, else
 // the embedded PostgreSQL `npm run start:cluster` runs in the deploy folder), releases published
 // for the run and removed after it, the environment's map read and put back as found.
-// Every import of the control plane the benchmark makes is here, one line per module.
+// Every import of the control plane the benchmark makes is here, one line per package entry.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { setCanary, setStable } from '../../control-plane/src/deploy/rolloutCommands.ts';
-import { openDatabase } from '../../control-plane/src/store/database.ts';
-import { listReleases, RELEASES_CHANNEL } from '../../control-plane/src/store/releases.ts';
-import { environmentName, readRollout, updateRollout } from '../../control-plane/src/store/rollouts.ts';
+import { setCanary, setStable } from '@netnet/control-plane/rollouts';
+import { openDatabase, listReleases, RELEASES_CHANNEL, environmentName, readRollout, updateRollout } from '@netnet/control-plane/store';
 import { root } from '../../scripts/build.mjs';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { site } from './site.mjs';

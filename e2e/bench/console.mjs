@@ -20,9 +20,9 @@ import { copyBuildAs } from '../support/buildCopy.mjs';
 import { DEVICE, THROTTLING } from './measure.mjs';
 import { root } from '../../scripts/build.mjs';
 import { startSite } from './site.mjs';
-import { openDatabase } from '../../control-plane/src/store/database.ts';
-import { controlPort } from '../../control-plane/src/api/port.ts';
-import { createHealthStore } from '../../control-plane/src/store/health.ts';
+import { openDatabase } from '@netnet/control-plane/store';
+import { controlPort } from '@netnet/control-plane/api-port';
+import { createHealthStore } from '@netnet/control-plane/health';
 
 const execute = promisify(execFile);
 const run = Date.now().toString(36);

@@ -1,6 +1,6 @@
 // `npm run bench:health`: how many release-health reports the collector takes into PostgreSQL
 // (docs/release-health.md). The collector runs as the shell's server runs it
-// (shell/server/httpServer.ts with the collector as a service, its store control-plane/src/store/health.ts:
+// (shell/server/httpServer.ts with the collector as a service, its store control-plane/src/health/counts.ts:
 // the batches of a few ms summed into one INSERT, each batch answered 204 once PostgreSQL holds
 // it) in a child process, against an embedded PostgreSQL of the benchmark's own in a temporary
 // folder (control-plane/src/store/testDatabase.ts); this process loads it from loopback, with
@@ -45,9 +45,8 @@ const RELEASES = [
 
 /** The collector, as the shell's server runs it, on the database of NETNET_DEPLOY_DIR `deployDir`. */
 async function serve(deployDir) {
-  const { createCollector } = await import('../../control-plane/src/health/collector.ts');
-  const { openDatabase } = await import('../../control-plane/src/store/database.ts');
-  const { createHealthStore } = await import('../../control-plane/src/store/health.ts');
+  const { createCollector, createHealthStore } = await import('@netnet/control-plane/health');
+  const { openDatabase } = await import('@netnet/control-plane/store');
   const { serveApp } = await import('../../shell/server/httpServer.ts');
   const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: deployDir } });
   // The pool as the store uses it, counting its INSERTs: the database should see tens a second.
@@ -77,7 +76,7 @@ async function serve(deployDir) {
     appendMs = [];
     return figures;
   };
-  const { ticketSecrets } = await import('../../control-plane/src/health/ticket.ts');
+  const { ticketSecrets } = await import('@netnet/control-plane/health');
   const collector = createCollector({
     store,
     // The benchmark's own secret, given by the load generator, which signs each page load's ticket.
@@ -229,11 +228,11 @@ const answer = (child) => new Promise((resolve) => child.once('message', resolve
 
 async function bench() {
   const { duration, connections, batches, reportsPerSecond } = options(process.argv.slice(2));
-  const { testDatabase } = await import('../../control-plane/src/store/testDatabase.ts');
-  const { createFigures } = await import('../../control-plane/src/health/figures.ts');
-  const { readFigures } = await import('../../control-plane/src/store/health.ts');
+  const { testDatabase } = await import('@netnet/control-plane/testing');
+  const health = await import('@netnet/control-plane/health');
+  const { createFigures, readFigures } = health;
   const database = await testDatabase();
-  ({ issueTicket } = await import('../../control-plane/src/health/ticket.ts'));
+  ({ issueTicket } = health);
   const child = fork(fileURLToPath(import.meta.url), ['--serve', database.dir], {
     execArgv: withTsx(process.execArgv),
     env: { ...process.env, NETNET_TICKET_SECRET: SECRET },

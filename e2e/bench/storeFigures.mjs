@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { environment, forgetHealth, healthCounts, openStore, publishCopies, setCanary, setStable } from './clusterStore.mjs';
-import { issueTicket } from '../../control-plane/src/health/ticket.ts';
+import { issueTicket } from '@netnet/control-plane/health';
 import { site, SITE } from './site.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 

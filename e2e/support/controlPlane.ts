@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -21,11 +22,14 @@ interface EmbeddedModule {
   startEmbedded(): Promise<{ stop(): Promise<void> }>;
 }
 
-const root = join(__dirname, '..', '..');
-const controlPlane = <T>(file: string) => import(pathToFileURL(join(root, 'control-plane/src', file)).href) as Promise<T>;
+type StoreModule = DatabaseModule & RolloutsModule & EmbeddedModule;
+
+// Imported as an ES module by its file's URL, never by a static import: Playwright compiles a
+// spec's static imports to CommonJS and caches them (eslint.config.mjs, ROLLOUT_IN_SPECS).
+const store = () => import(pathToFileURL(createRequire(__filename).resolve('@netnet/control-plane/store')).href) as Promise<StoreModule>;
 
 async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-  const { openDatabase } = (await import(pathToFileURL(join(root, 'control-plane/src/store/database.ts')).href)) as DatabaseModule;
+  const { openDatabase } = await store();
   const database = await openDatabase({ max: 1 });
   try {
     return await work(database.pool);
@@ -73,7 +77,7 @@ export function readMap<T>(environment: string): Promise<T | null> {
  */
 export function restoreMap(environment: string, map: unknown): Promise<void> {
   return withStore(async (pool) => {
-    const { updateRollout } = await controlPlane<RolloutsModule>('store/rollouts.ts');
+    const { updateRollout } = await store();
     const result = (await pool.query('SELECT map FROM rollouts WHERE environment = $1', [environment])) as { rows: { map: unknown }[] };
     const target = map ?? { remotes: {} };
     const current = JSON.stringify(result.rows[0]?.map ?? null);
@@ -117,7 +121,7 @@ export const storeIsEmbedded = (): boolean => !process.env.DATABASE_URL;
  * every connection is cut and new ones are refused until startDatabase().
  */
 export async function stopDatabase(): Promise<void> {
-  const { embeddedDir, startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.ts');
+  const { embeddedDir, startEmbedded } = await store();
   // Finds the running server (starts none that runs already) and gives its stop().
   await (await startEmbedded()).stop();
   // stop() swallows pg_ctl's errors: a server still running would make the spec prove nothing.
@@ -126,7 +130,7 @@ export async function stopDatabase(): Promise<void> {
 
 /** Starts the embedded PostgreSQL again, exactly as the site starts it, so the site's own shutdown stops it later. */
 export async function startDatabase(): Promise<void> {
-  const { startEmbedded } = await controlPlane<EmbeddedModule>('store/embedded.ts');
+  const { startEmbedded } = await store();
   await startEmbedded();
 }
 

@@ -1,5 +1,5 @@
 // The map of releases (/remotes.json): its one shape and its one validator. The control plane
-// writes it (control-plane/src/deploy/remoteMap.ts), the shell's server and the browser read it.
+// writes it (control-plane/src/rollouts/remoteMap.ts), the shell's server and the browser read it.
 import { isLoopbackOrigin } from './devPin/origin.ts';
 import { isVersion } from './version.ts';
 

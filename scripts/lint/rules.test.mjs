@@ -35,6 +35,7 @@ const sharedInternal = readdirSync(join(root, 'shared', 'src'))
 
 // Every app has src/bootstrap.tsx (its webpack entry), so the planted imports always resolve.
 const REMOTE = 'remote-title/src/planted.tsx';
+const CONTROL_PLANE = 'control-plane/src/planted.ts';
 
 test('a remote importing another remote fails, however the import is spelled', async () => {
   await expectFired(REMOTE, "import '../../remote-browse/src/bootstrap';\n", [
@@ -74,7 +75,7 @@ test('the rollout rule imports no other workspace, and no remote imports it', as
   await expectFired(REMOTE, "import { bucketOf } from '@netnet/rollout';\nexport { bucketOf };\n", ['no-restricted-imports']);
   // The shell and the control plane use it.
   await expectClean('shell/src/planted.ts', "import { chooseRelease } from '@netnet/rollout';\nexport { chooseRelease };\n");
-  await expectClean('control-plane/src/planted.ts', "import { isVersion } from '@netnet/rollout';\nexport { isVersion };\n");
+  await expectClean(CONTROL_PLANE, "import { isVersion } from '@netnet/rollout';\nexport { isVersion };\n");
   // A spec reaches it only as an ES module (Playwright would compile a static import to CommonJS).
   await expectFired('e2e/specs/planted.spec.ts', "import { bucketOf } from '@netnet/rollout';\nexport { bucketOf };\n", ['no-restricted-imports']);
 });
@@ -96,14 +97,20 @@ test("the server kit is for the servers only, and the shell's server reaches the
 });
 
 test('the control plane importing an app fails: it reads builds from disk, never imports one', async () => {
-  const PLANTED = 'control-plane/src/planted.ts';
   for (const app of ['shell', 'remote-title']) {
-    await expectFired(PLANTED, `import '../../${app}/src/bootstrap';\n`, ['import-x/no-restricted-paths', 'import-x/no-relative-packages']);
-    await expectFired(PLANTED, `import '${app}/src/bootstrap';\n`, ['no-restricted-imports']);
+    await expectFired(CONTROL_PLANE, `import '../../${app}/src/bootstrap';\n`, ['import-x/no-restricted-paths', 'import-x/no-relative-packages']);
+    await expectFired(CONTROL_PLANE, `import '${app}/src/bootstrap';\n`, ['no-restricted-imports']);
   }
-  await expectFired(PLANTED, "import '@netnet/catalogue';\n", ['no-restricted-imports']);
+  await expectFired(CONTROL_PLANE, "import '@netnet/catalogue';\n", ['no-restricted-imports']);
   // Its own modules, named by their .ts file as tsx runs them, pass.
-  await expectClean(PLANTED, "import { compareVersions } from './deploy/tree.ts';\nexport { compareVersions };\n");
+  await expectClean(CONTROL_PLANE, "import { compareVersions } from './names.ts';\nexport { compareVersions };\n");
+});
+
+test('a file inside the control plane fails from outside it; its package entries pass', async () => {
+  const deep = '../control-plane/src/store/database.ts';
+  await expectFired('scripts/planted.mjs', `import { openDatabase } from '${deep}';\nexport { openDatabase };\n`, ['import-x/no-restricted-paths']);
+  await expectFired('e2e/bench/planted.mjs', `import { openDatabase } from '../${deep}';\nexport { openDatabase };\n`, ['import-x/no-restricted-paths']);
+  await expectClean('scripts/planted.mjs', "import { openDatabase } from '@netnet/control-plane/store';\nexport { openDatabase };\n");
 });
 
 test('a deep import into @netnet/shared fails; its exports pass', async () => {

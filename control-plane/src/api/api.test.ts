@@ -1,5 +1,5 @@
 // The control-plane API (./server.ts) over a real PostgreSQL (store/testDatabase.ts) and the real
-// upload verification (deploy/upload.ts): who may do what (every token × every remote × every
+// upload verification (releases/upload.ts): who may do what (every token × every remote × every
 // action × two environments: nothing changes outside a token's scope), 401 for no, unknown, wrong
 // or revoked tokens, 409 for a change that lost the race, publish retried (200) or with other
 // bytes (409), and the connection limits.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
-import { publishUpload } from '../deploy/upload.ts';
+import { publishUpload } from '../releases/upload.ts';
 import { site } from '../site.ts';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';

@@ -2,8 +2,7 @@
 // team's pipeline runs"): with NETNET_CONTROL_URL and NETNET_TOKEN set they send their change to
 // the API, which checks the token's scope and writes the store; with neither they work on this
 // checkout's store as before. One set without the other is a mistake, refused rather than guessed.
-import { DeployError } from '../deploy/tree.ts';
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
 
 export interface ApiTarget {
   url: string;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { publishUpload } from '../deploy/upload.ts';
+import { publishUpload } from '../releases/upload.ts';
 import { describeApi, NO_DATABASE, OPENAPI_FILE } from './openapi.ts';
 import { createApi } from './server.ts';
 

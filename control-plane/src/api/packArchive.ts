@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DeployError } from '../deploy/tree.ts';
+import { DeployError } from '../errors.ts';
 
 const BLOCK = 512;
 

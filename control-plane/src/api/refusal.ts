@@ -1,6 +1,6 @@
 // How the API says no: an ApiError carries its status, and statusOf gives every other error its own
 // (a refused upload, a lost race, a rollout refusal, one of Fastify's own) or 500.
-import { DeployError } from '../deploy/tree.ts';
+import { DeployError } from '../errors.ts';
 import { Conflict } from '../store/rollouts.ts';
 
 /** The headers of every JSON answer of the API. */
@@ -22,7 +22,7 @@ const statusField = (error: unknown): unknown => (error !== null && typeof error
 export function statusOf(error: unknown): number {
   if (error instanceof ApiError) return error.status;
   const status = statusField(error);
-  // An UploadRefused (deploy/verify.ts) and a console refusal say their own: 400, 409, 413, 415 or 422.
+  // An UploadRefused (releases/verify.ts) and a console refusal say their own: 400, 409, 413, 415 or 422.
   if (error instanceof DeployError && typeof status === 'number' && status >= 400 && status < 500) return status;
   if (error instanceof Conflict) return 409;
   // The command's own refusal (not published, no canary, the compatibility gate…): the CLI's message, as 422.

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
-import { publishUpload } from '../deploy/upload.ts';
+import { publishUpload } from '../releases/upload.ts';
 import { createApi } from './server.ts';
 import { createToken } from './tokens.ts';
 

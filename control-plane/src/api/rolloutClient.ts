@@ -1,8 +1,8 @@
 // `npm run rollout` through the control-plane API (NETNET_CONTROL_URL and NETNET_TOKEN set): the
 // same commands, the change made by the API under the token's name and scope (./client.ts).
-import { parsePercent } from '../deploy/rolloutCommands.ts';
-import { isRolloutCommand } from '../deploy/rolloutChange.ts';
-import { DeployError } from '../deploy/tree.ts';
+import { parsePercent } from '../rollouts/commands.ts';
+import { isRolloutCommand } from '../rollouts/change.ts';
+import { DeployError } from '../errors.ts';
 import type { RemotePlan } from '../store/rollouts.ts';
 import { callApi, type ApiTarget } from './client.ts';
 

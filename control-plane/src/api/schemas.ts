@@ -122,7 +122,7 @@ export const stableBody = bodyOf({
 
 export const canaryBody = bodyOf({
   version: versionFor('canary'),
-  // The CLI's rule for --percent (deploy/rolloutCommands.ts), so a wrong one is refused in its words (422).
+  // The CLI's rule for --percent (rollouts/commands.ts), so a wrong one is refused in its words (422).
   percent: z
     .union([z.number(), z.string()])
     .optional()

@@ -3,9 +3,9 @@
 // description itself carries a token (./tokens.ts) and is checked against its scope before
 // anything is read or written: no token, an unknown, wrong or revoked one → 401; a remote,
 // environment or action outside its scope → 403, nothing changed. Changes go through the same
-// code as `npm run rollout` (deploy/rolloutChange.ts: compare-and-set, audit trail under
+// code as `npm run rollout` (rollouts/change.ts: compare-and-set, audit trail under
 // `token:<name>`), so two conflicting changes at once end as they do there: one lands, the other
-// gets 409. Uploads are verified and published by deploy/upload.ts. The calls are ./v1.ts, the
+// gets 409. Uploads are verified and published by releases/upload.ts. The calls are ./v1.ts, the
 // release console's ./console/routes.ts.
 //
 // The same connection limits as the site's other servers (@netnet/server-kit, docs/limits.md),
@@ -14,7 +14,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import { clientKey, CONNECTION_LIMITS, createLogger, limitConnections, loggerOptions, serverOptions, trustedProxiesFrom, type Logger, type TrustedProxies } from '@netnet/server-kit';
-import { UPLOAD_LIMITS, type publishUpload } from '../deploy/upload.ts';
+import { UPLOAD_LIMITS, type publishUpload } from '../releases/upload.ts';
 import { messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { createAuthBackoff } from './authBackoff.ts';
@@ -41,13 +41,13 @@ export const API_LIMITS = Object.freeze({
   maxConnections: 256,
   /** A JSON body (a rollout change). */
   jsonBytes: 16 * 1024,
-  /** An upload as sent: the archive limit of deploy/archive.ts, refused from its Content-Length before a byte is read. */
+  /** An upload as sent: the archive limit of releases/archive.ts, refused from its Content-Length before a byte is read. */
   uploadBytes: UPLOAD_LIMITS.archiveBytes,
 });
 
 export type ApiLimits = Record<keyof typeof API_LIMITS, number>;
 
-/** What publishes an upload: deploy/upload.ts's publishUpload, or a stand-in in tests. */
+/** What publishes an upload: releases/upload.ts's publishUpload, or a stand-in in tests. */
 export type PublishUpload = typeof publishUpload;
 
 export interface ApiOptions {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { DeployError } from '../deploy/tree.ts';
+import { DeployError } from '../errors.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { allows, authenticate, createToken, listTokens, parseList, revokeToken } from './tokens.ts';
 

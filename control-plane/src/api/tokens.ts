@@ -4,7 +4,7 @@
 // the secret is compared with the stored one in constant time. The token itself is never stored;
 // it is printed once, by `npm run tokens -- create`.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DeployError } from '../deploy/tree.ts';
+import { DeployError } from '../errors.ts';
 import { site } from '../site.ts';
 import type { Queryable } from '../store/database.ts';
 

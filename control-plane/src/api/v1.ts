@@ -5,11 +5,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { healthReport } from '../deploy/healthStatus.ts';
-import { remoteMapFor } from '../deploy/remoteMap.ts';
-import { parsePercent } from '../deploy/rolloutCommands.ts';
-import { changeRollout, type RolloutCommand } from '../deploy/rolloutChange.ts';
-import { assertVersion, deployDir } from '../deploy/tree.ts';
+import { healthReport } from '../guard/status.ts';
+import { remoteMapFor } from '../rollouts/remoteMap.ts';
+import { parsePercent } from '../rollouts/commands.ts';
+import { changeRollout, type RolloutCommand } from '../rollouts/change.ts';
+import { assertVersion } from '../names.ts';
+import { deployDir } from '../releases/originFolder.ts';
 import { messageOf } from '../errors.ts';
 import { site } from '../site.ts';
 import { listReleases } from '../store/releases.ts';
@@ -212,7 +213,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
   });
 
   // A release uploaded as one tar archive (gzip or not), verified, then published and registered.
-  // Its body is the upload's to read (deploy/upload.ts streams and checks it): no parser reads it here.
+  // Its body is the upload's to read (releases/upload.ts streams and checks it): no parser reads it here.
   await app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', (_request, _body, done) => done(null, undefined));

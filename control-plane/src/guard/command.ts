@@ -1,7 +1,7 @@
 // `npm run rollout -- guard`: the guard (control-plane/src/guard/guard.ts) for one environment, in the
 // process of a deployment job rather than the site's. Each pass reads the figures every instance
 // of the site's server wrote to the store; it acts only while it holds the environment's lease.
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
 import { GUARD_DEFAULTS, guardName, runGuard, startGuard, type GuardState } from './guard.ts';
 import type { Store } from '../store/database.ts';
 import { releaseLease } from '../store/lease.ts';
@@ -20,9 +20,8 @@ export interface GuardCommandOptions {
   intervalMs: number;
   once: boolean;
 }
-import { DeployError } from '../deploy/tree.ts';
 
-// Typed by a person, like --percent (control-plane/src/deploy/rolloutCommands.ts): plain decimal digits
+// Typed by a person, like --percent (control-plane/src/rollouts/commands.ts): plain decimal digits
 // only, so a typo is refused rather than read as some other number.
 const STAGE = /^(?:100|[1-9][0-9]?)%?$/;
 const COUNT = /^[1-9][0-9]{0,6}$/;

@@ -12,9 +12,9 @@
 // their reasons, go in a list of their own at the top of the map, which every rollout command
 // carries over untouched.
 import { hostname } from 'node:os';
-import { setCanary } from '../deploy/rolloutCommands.ts';
+import { setCanary } from '../rollouts/commands.ts';
 import type { Store } from '../store/database.ts';
-import { pruneHealth, readFigures, readSessionNetworks } from '../store/health.ts';
+import { pruneHealth, readFigures, readSessionNetworks } from '../health/counts.ts';
 import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, guardRollback, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';

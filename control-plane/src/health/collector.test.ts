@@ -10,7 +10,7 @@ import { createFigures, type Counted, type FiguresJson } from './figures.ts';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
 import { NETWORK_RULES, networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
-import { createHealthStore, readFigures, type HealthStore } from '../store/health.ts';
+import { createHealthStore, readFigures, type HealthStore } from './counts.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);

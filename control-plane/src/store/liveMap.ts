@@ -6,8 +6,7 @@
 // slow or suddenly empty never means "no releases": the last good map stays, and state() says how
 // old it is.
 import pg from 'pg';
-import { DeployError } from '../deploy/tree.ts';
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
 import type { Queryable } from './database.ts';
 import { QA_TOKENS_CHANNEL, standingQaTokens } from './qaTokens.ts';
 import { listReleases, RELEASES_CHANNEL, type Releases } from './releases.ts';

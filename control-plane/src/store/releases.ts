@@ -1,10 +1,11 @@
 // The published releases the store knows, with the hashes of their entry files
-// (control-plane/src/deploy/integrity.ts). A release's files live in the origin folder that the
+// (control-plane/src/releases/integrity.ts). A release's files live in the origin folder that the
 // front door serves (deploy/<remote>/<version>/); the store says which of them exist for the map.
-import { entryIntegrity } from '../deploy/integrity.ts';
-import type { Integrity } from '../deploy/integrity.ts';
-import { compareVersions, publishedVersions, releaseDir } from '../deploy/tree.ts';
+import { compareVersions } from '../names.ts';
 import type { Queryable } from './database.ts';
+
+/** A release's subresource integrity: file (relative to its release) → `sha384-…`. */
+export type Integrity = Record<string, string>;
 
 /** A release the store lists: its version and the hashes of its entry files (null: published without a record). */
 export interface KnownRelease {
@@ -44,16 +45,14 @@ export async function listReleases(db: Queryable): Promise<Releases> {
   return byRemote;
 }
 
-/**
- * Registers the releases found in the origin folder that the store does not list yet (published
- * before the store existed, or by a copy of the folder); returns how many.
- */
-export async function registerPublished(db: Queryable, remotes: string[], env = process.env): Promise<number> {
-  let added = 0;
-  for (const remote of remotes) {
-    for (const version of publishedVersions(remote, env)) {
-      if (await registerRelease(db, remote, version, entryIntegrity(releaseDir(remote, version, env)))) added += 1;
-    }
-  }
-  return added;
+/** When each listed release was published. */
+export async function publishedTimes(db: Queryable): Promise<{ remote: string; version: string; publishedAt: Date }[]> {
+  const { rows } = await db.query<{ remote: string; version: string; published_at: Date }>('SELECT remote, version, published_at FROM releases');
+  return rows.map(({ remote, version, published_at }) => ({ remote, version, publishedAt: published_at }));
+}
+
+/** Takes a release off the list, and off every instance's (NOTIFY). */
+export async function unregisterRelease(db: Queryable, remote: string, version: string): Promise<void> {
+  await db.query('DELETE FROM releases WHERE remote = $1 AND version = $2', [remote, version]);
+  await db.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version} removed`]);
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createToken, revokeToken } from '../api/tokens.ts';
-import { createHealthStore, pruneHealth } from './health.ts';
+import { deleteHealthBefore, OUTCOME, writeCounts } from './health.ts';
 import type { Database } from './database.ts';
 import { acquireLease } from './lease.ts';
 import { registerRelease } from './releases.ts';
@@ -80,9 +80,9 @@ describe('store roles', { timeout: 120_000 }, () => {
     const on = environment();
     await updateRollout(database.pool, on, () => withCanary(), { actor: 'test', action: 'import' });
     assert.deepEqual((await readRollout(instance.pool, on)).rollout, withCanary());
-    const health = createHealthStore({ db: instance.pool, environment: on });
-    await health.append([{ remote: REMOTE, release: '1.4.0', channel: 'canary', outcome: 'loaded' }], Date.now());
-    await health.close();
+    const minute = Math.floor(Date.now() / 60_000);
+    const row = { remote: REMOTE, release: '1.4.0', channel: 'canary', minute, metric: `${OUTCOME}loaded`, count: 1 };
+    await writeCounts(instance.pool, on, new Map([['one', row]]), new Map());
     const counted = await database.pool.query<{ n: number }>('SELECT sum(count)::int AS n FROM health_counts WHERE environment = $1', [on]);
     assert.equal(counted.rows[0]?.n, 1);
   });
@@ -96,7 +96,7 @@ describe('store roles', { timeout: 120_000 }, () => {
       guardRollback(instance.pool, on, { lease: held!, remote: REMOTE, stable: '1.3.0', canary: { version: '1.4.0', percent: 25 }, at: '2026-11-27T11:00:00.000Z', reason: 'x', keepHistory: 50 }),
       DENIED,
     );
-    await assert.rejects(pruneHealth(instance.pool), DENIED);
+    await assert.rejects(deleteHealthBefore(instance.pool, { minute: 0, hour: 0 }), DENIED);
     assert.deepEqual((await readRollout(database.pool, on)).rollout, withCanary(25));
   });
 

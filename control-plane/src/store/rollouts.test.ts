@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pg from 'pg';
-import { DeployError } from '../deploy/tree.ts';
+import { DeployError } from '../errors.ts';
 import type { Store } from './database.ts';
 import { auditTrail, Conflict, readRollout, ROLLOUT_CHANNEL, updateRollout, type RemotePlan, type Rollout } from './rollouts.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';

@@ -10,8 +10,8 @@
 // the map again and applies its change to it, unless its remote was changed meanwhile: then it
 // is refused, never applied over a change its author did not see.
 import { isVersion } from '@netnet/rollout';
-import { assertRemote, DeployError } from '../deploy/tree.ts';
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
+import { assertRemote } from '../names.ts';
 import { transaction, type Queryable, type Store } from './database.ts';
 import type { Lease } from './lease.ts';
 
@@ -123,7 +123,7 @@ export function validateRollout(value: unknown, source = 'the rollout map'): Rol
       fail(`${remote}'s rolledBack must be a list of versions`);
     }
   }
-  // Pin policy (control-plane/src/deploy/remoteMap.ts): both optional.
+  // Pin policy (control-plane/src/rollouts/remoteMap.ts): both optional.
   for (const flag of ['production', 'pinRolledBack']) {
     if (value[flag] !== undefined && typeof value[flag] !== 'boolean') fail(`"${flag}" must be true or false`);
   }
@@ -248,4 +248,29 @@ export async function auditTrail(db: Queryable, environment: string, limit = 20)
     [environment, limit],
   );
   return rows.map((row) => ({ ...row, map_version: Number(row.map_version) }));
+}
+
+/** Every environment's current map. */
+export async function currentMaps(db: Queryable): Promise<{ environment: string; map: Rollout }[]> {
+  return (await db.query<{ environment: string; map: Rollout }>('SELECT environment, map FROM rollouts ORDER BY environment')).rows;
+}
+
+/**
+ * Every map in effect since `since`, from the audit trail: each written since then (`in_window`),
+ * and the one each environment had when the window began.
+ */
+export async function mapsInEffectSince(db: Queryable, since: Date): Promise<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }[]> {
+  const { rows } = await db.query<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }>(
+    `SELECT environment, map_version, at, map, true AS in_window FROM audit WHERE kind = 'map' AND at >= $1
+     UNION ALL
+     (SELECT DISTINCT ON (environment) environment, map_version, at, map, false AS in_window FROM audit WHERE kind = 'map' AND at < $1
+      ORDER BY environment, at DESC, id DESC)`,
+    [since],
+  );
+  return rows;
+}
+
+/** Holds every map still until the transaction ends: a rollout command waits. */
+export async function lockMaps(db: Queryable): Promise<void> {
+  await db.query('LOCK TABLE rollouts IN SHARE MODE');
 }

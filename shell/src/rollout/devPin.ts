@@ -5,7 +5,7 @@ import { remoteNames, type RemoteName } from '../federation/remotes';
 // Dev pins as the shell sees them (docs/releases.md, "Develop against the real site"):
 // `?qa-token=<token>&remote.remote-title=dev:http://localhost:3003` loads remote-title from the
 // developer's dev server in this browser only. The shell's server decides (a loopback origin, a
-// valid QA token; control-plane/src/deploy/devPin.ts) and names an accepted dev server in this
+// valid QA token; control-plane/src/rollouts/devPin.ts) and names an accepted dev server in this
 // browser's map; the shell checks the origin again before it loads anything from it, and tells
 // the developer why a pin it asked for was refused. The rule itself is one, in @netnet/rollout/dev-pin.
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageOf } from '../../errors.ts';
-import { releaseDir } from '../../deploy/tree.ts';
+import { releaseDir } from '../../releases/originFolder.ts';
 
 export interface ReleaseFiles {
   /** Bytes of every file the release lists. */

@@ -8,7 +8,7 @@ import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DeployError } from '../../deploy/tree.ts';
+import { DeployError } from '../../errors.ts';
 import { site } from '../../site.ts';
 import type { Database } from '../../store/database.ts';
 import { environmentsWithMaps } from '../../store/consoleQueries.ts';

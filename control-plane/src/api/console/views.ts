@@ -1,19 +1,18 @@
 // What the release console shows, as JSON for its pages (console/src): an environment's remotes at
 // a glance, one remote over the last hour, the audit trail, and what a change would do before it
 // is made. Read from the same store, figures and guard as `npm run rollout -- status`
-// (deploy/healthStatus.ts), so the console and the CLI never disagree.
-import { checkCompatibility } from '../../deploy/compatibilityGate.ts';
-import { remoteMapFor } from '../../deploy/remoteMap.ts';
-import { promote, rollback, setCanary } from '../../deploy/rolloutCommands.ts';
-import { DeployError } from '../../deploy/tree.ts';
-import { messageOf } from '../../errors.ts';
+// (guard/status.ts), so the console and the CLI never disagree.
+import { checkCompatibility } from '../../releases/compatibilityGate.ts';
+import { remoteMapFor } from '../../rollouts/remoteMap.ts';
+import { promote, rollback, setCanary } from '../../rollouts/commands.ts';
+import { DeployError, messageOf } from '../../errors.ts';
 import { minuteOf, type Figures, type Series } from '../../health/figures.ts';
 import { decide, type Decision } from '../../guard/guard.ts';
 import { countOf, emptyHistogram, quantile } from '../../health/histogram.ts';
 import { site } from '../../site.ts';
 import { auditActors, auditRows, publishedReleases, type AuditRow } from '../../store/consoleQueries.ts';
 import type { Queryable } from '../../store/database.ts';
-import { readFigures } from '../../store/health.ts';
+import { readFigures } from '../../health/counts.ts';
 import { listReleases } from '../../store/releases.ts';
 import { emptyRollout, readRollout, type RemotePlan, type Rollout } from '../../store/rollouts.ts';
 import { allows, ANY, type Action, type Caller } from '../tokens.ts';

@@ -1,7 +1,7 @@
 // Dev pins (./devPin.ts): that a valid QA token is needed, what the cookie keeps and when it goes,
 // and what the map names for the pinned browser. Which origins may be pinned (loopback only) is
 // the rollout package's rule, tested beside it (rollout/src/devPin/devPin.test.ts).
-// Run: node --import tsx --test control-plane/src/deploy/devPin.test.ts
+// Run: node --import tsx --test control-plane/src/rollouts/devPin.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOKEN_NEEDED } from '@netnet/rollout/dev-pin';

@@ -1,7 +1,6 @@
-// How the deploy CLIs end: a mistake at the keyboard is one readable line and exit code 1.
+// How the commands of control-plane/bin/ end: a mistake at the keyboard is one readable line and exit code 1.
 import { hostname, userInfo } from 'node:os';
-import { codeOf, messageOf } from '../errors.ts';
-import { DeployError } from './tree.ts';
+import { DeployError, codeOf, messageOf } from '../errors.ts';
 
 /** Who runs a command, as the audit trail names them: `user@host`. */
 export const cliActor = (): string => `${userInfo().username}@${hostname()}`;

@@ -1,5 +1,5 @@
 // The compatibility gate on small manifests shaped like the ones Module Federation writes.
-// Run: node --import tsx --test control-plane/src/health/compatibility.test.ts
+// Run: node --import tsx --test control-plane/src/releases/compatibility.test.ts
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

@@ -1,13 +1,13 @@
 // The compatibility gate of `rollout stable|canary|promote`: a release reaches members only if the
 // shell that will host it provides every shared package in a version its mf-manifest.json accepts
-// (control-plane/src/health/compatibility.ts). Otherwise the release would get a second copy of React or a
+// (control-plane/src/releases/compatibility.ts). Otherwise the release would get a second copy of React or a
 // singleton it was not built for, and fail at run time in members' browsers rather than here.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeOf, messageOf } from '../errors.ts';
-import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from '../health/compatibility.ts';
-import { DeployError, releaseDir } from './tree.ts';
+import { DeployError, codeOf, messageOf } from '../errors.ts';
+import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from './compatibility.ts';
+import { releaseDir } from './originFolder.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const shellFolder = join(root, 'shell');

@@ -2,15 +2,15 @@
 // fared in the figures' window (read from the store every instance of the site's server writes),
 // what the guard would decide about its canary now, and what the guard did before and why
 // (the rollout map's guardHistory). See README.md, "Reading release health".
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
 import type { Figures, Series } from '../health/figures.ts';
-import { decide, type Decision, type Evidence } from '../guard/guard.ts';
+import { decide, type Decision, type Evidence } from './guard.ts';
 import { minFailingNetworks } from '../health/network.ts';
 import { quantile, countOf } from '../health/histogram.ts';
 import type { Queryable } from '../store/database.ts';
-import { readFigures, readSessionNetworks } from '../store/health.ts';
+import { readFigures, readSessionNetworks } from '../health/counts.ts';
 import type { GuardHistoryEntry, RemotePlan, Rollout } from '../store/rollouts.ts';
-import { compareVersions, DeployError } from './tree.ts';
+import { compareVersions } from '../names.ts';
 
 const NONE = '–';
 const HISTORY_SHOWN = 5;

@@ -1,27 +1,14 @@
-// The deploy tree: one immutable folder per published release, deploy/<remote>/<version>/, which
+// The origin folder: one immutable folder per published release, deploy/<remote>/<version>/, which
 // the releases origin serves (the rollout maps live in the store, docs/store.md, "The database").
 // Shared by the release CLI and `npm start`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isVersion } from '@netnet/rollout';
-import semver from 'semver';
+import { compareVersions } from '../names.ts';
 import { site } from '../site.ts';
-
-/** A mistake of the person at the keyboard: printed as one line, exit code 1. */
-export class DeployError extends Error {}
-
-
-export function assertRemote(remote: string | undefined): string {
-  if (remote === undefined || !site.remotes.includes(remote)) {
-    throw new DeployError(`Unknown remote "${remote ?? ''}". Known remotes: ${site.remotes.join(', ')}.`);
-  }
-  return remote;
-}
-
-export function assertVersion(version: string | undefined): string {
-  if (!isVersion(version)) throw new DeployError(`"${version ?? ''}" is not a version like 1.4.0 or 1.4.0-rc.1.`);
-  return version;
-}
+import type { Queryable } from '../store/database.ts';
+import { registerRelease } from '../store/releases.ts';
+import { entryIntegrity } from './integrity.ts';
 
 export const deployDir = (env = process.env) => site.deployDir(env);
 export const releaseDir = (remote: string, version: string, env = process.env): string => join(deployDir(env), remote, version);
@@ -37,9 +24,6 @@ export function publishedVersions(remote: string, env = process.env): string[] {
     .sort(compareVersions);
 }
 
-/** SemVer precedence: a pre-release sorts before its release (1.4.0-rc.1 < 1.4.0). */
-export const compareVersions = (a: string, b: string): number => semver.compare(a, b);
-
 // deploy/<remote>/<version>/<file>, after shell/server/staticFiles.ts has refused dot segments.
 const RELEASE_FILE = /^\/([^/]+)\/([^/]+)\/./;
 
@@ -51,4 +35,18 @@ const RELEASE_FILE = /^\/([^/]+)\/([^/]+)\/./;
 export function isReleaseFile(path: string, env = process.env): boolean {
   const [, remote, version] = RELEASE_FILE.exec(path) ?? [];
   return remote !== undefined && site.remotes.includes(remote) && isVersion(version) && isPublished(remote, version, env);
+}
+
+/**
+ * Registers the releases found in the origin folder that the store does not list yet (published
+ * before the store existed, or by a copy of the folder); returns how many.
+ */
+export async function registerPublished(db: Queryable, remotes: string[], env = process.env): Promise<number> {
+  let added = 0;
+  for (const remote of remotes) {
+    for (const version of publishedVersions(remote, env)) {
+      if (await registerRelease(db, remote, version, entryIntegrity(releaseDir(remote, version, env)))) added += 1;
+    }
+  }
+  return added;
 }

@@ -2,14 +2,15 @@
 // Each checks that what it points at is published — registered in the store, which lists a
 // release once its files are in place (control-plane/bin/release.ts) — so the map never names a
 // missing release. The callers pass the store's list (listReleases()).
-import { assertRemote, assertVersion, DeployError } from './tree.ts';
+import { DeployError } from '../errors.ts';
+import { assertRemote, assertVersion } from '../names.ts';
 import type { Releases } from '../store/releases.ts';
 import { isPercent, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 
 const clone = (rollout: Rollout): Rollout => structuredClone(rollout);
 
 // Versions taken back for a defect stay listed (rolledBack), so QA cannot pin them by accident
-// (control-plane/src/deploy/remoteMap.ts); choosing one again on purpose takes it off the list.
+// (control-plane/src/rollouts/remoteMap.ts); choosing one again on purpose takes it off the list.
 function rolledBackExcept(plan: RemotePlan | undefined, version: string): { rolledBack?: string[] } {
   const list = (plan?.rolledBack ?? []).filter((earlier) => earlier !== version);
   return list.length ? { rolledBack: list } : {};

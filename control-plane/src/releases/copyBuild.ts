@@ -7,7 +7,7 @@
 // and a published release cannot be taken back. A link to a folder holding it (a loop) is refused.
 import { cpSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { DeployError } from './tree.ts';
+import { DeployError } from '../errors.ts';
 
 const within = (root: string, path: string) => path === root || path.startsWith(root + sep);
 

@@ -1,8 +1,8 @@
 // The release and rollout commands (control-plane/bin/release.ts, control-plane/bin/rollout.ts) as a
-// release owner runs them, against a throwaway deploy tree and a real PostgreSQL (./cliTesting.ts).
+// release owner runs them, against a throwaway deploy tree and a real PostgreSQL (./testing.ts).
 // Releases are published with --from a fake build, so no webpack run is needed; the e2e rollout
 // spec builds real ones.
-// Run: node --import tsx --test control-plane/src/deploy/deployCli.test.ts
+// Run: node --import tsx --test control-plane/src/cli/commands.test.ts
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { embeddedDir, startEmbedded } from '../store/embedded.ts';
 import { registerRelease } from '../store/releases.ts';
 import { readRollout, type Rollout } from '../store/rollouts.ts';
 import type { Counted } from '../health/figures.ts';
-import { cliHarness, root, type CliHarness, type CliResult } from './cliTesting.ts';
+import { cliHarness, root, type CliHarness, type CliResult } from './testing.ts';
 
 let deploy: string;
 let builds: string;
@@ -278,7 +278,7 @@ describe('rollout', () => {
     });
   }
 
-  // The whole table of spellings is in ./rolloutCommands.test.ts; here the flag end to end.
+  // The whole table of spellings is in ../rollouts/commands.test.ts; here the flag end to end.
   for (const percent of ['-1', '101', '0x10', '1e1', '10.5']) {
     it(`refuses a canary percent of ${JSON.stringify(percent)}`, async () => {
       cli('rollout', 'stable', 'remote-title', '1.3.0');

@@ -13,9 +13,10 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { transaction, type Queryable, type Store } from '../store/database.ts';
-import { listReleases, RELEASES_CHANNEL } from '../store/releases.ts';
-import type { Rollout } from '../store/rollouts.ts';
-import { compareVersions, publishedVersions, releaseDir } from './tree.ts';
+import { listReleases, publishedTimes, unregisterRelease } from '../store/releases.ts';
+import { currentMaps, lockMaps, mapsInEffectSince, type Rollout } from '../store/rollouts.ts';
+import { publishedVersions, releaseDir } from './originFolder.ts';
+import { compareVersions } from '../names.ts';
 import { site } from '../site.ts';
 
 export const RETENTION_DAYS = 30;
@@ -76,19 +77,11 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
   };
 
   // Every environment's current map.
-  const current = await db.query<{ environment: string; map: Rollout }>('SELECT environment, map FROM rollouts ORDER BY environment');
-  for (const { environment, map } of current.rows) {
+  for (const { environment, map } of await currentMaps(db)) {
     for (const { remote, version, as } of versionsNamedBy(map)) because(remote, version, `${as} in ${environment}`);
   }
   // Every map in effect since the window began: written in it, or the one each environment had then.
-  const audited = await db.query<{ environment: string; map_version: string; at: Date; map: Rollout; in_window: boolean }>(
-    `SELECT environment, map_version, at, map, true AS in_window FROM audit WHERE kind = 'map' AND at >= $1
-     UNION ALL
-     (SELECT DISTINCT ON (environment) environment, map_version, at, map, false AS in_window FROM audit WHERE kind = 'map' AND at < $1
-      ORDER BY environment, at DESC, id DESC)`,
-    [since],
-  );
-  for (const row of audited.rows) {
+  for (const row of await mapsInEffectSince(db, since)) {
     const when = `${row.environment}'s map of ${day(row.at)} (v${row.map_version})`;
     for (const { remote, version, as } of versionsNamedBy(row.map)) {
       because(remote, version, row.in_window ? `${as} in ${when}` : `${as} in ${when}, still in effect ${RETENTION_DAYS} days ago`);
@@ -97,8 +90,7 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
 
   // Every release there is: in the store, in the origin folder, or both.
   const registered = await listReleases(db);
-  const published = await db.query<{ remote: string; version: string; published_at: Date }>('SELECT remote, version, published_at FROM releases');
-  const publishedAt = new Map(published.rows.map((row) => [key(row.remote, row.version), row.published_at]));
+  const publishedAt = new Map((await publishedTimes(db)).map((row) => [key(row.remote, row.version), row.publishedAt]));
   const all = new Map<string, { remote: string; version: string; registered: boolean; folder: boolean }>();
   for (const remote of site.remotes) {
     for (const { version } of registered.get(remote) ?? []) all.set(key(remote, version), { remote, version, registered: true, folder: false });
@@ -130,12 +122,11 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
 export async function applyPrune(db: Store, { now = Date.now(), env = process.env }: { now?: number; env?: NodeJS.ProcessEnv } = {}): Promise<PrunePlan> {
   const plan = await transaction(db, async (client) => {
     // No map changes while the plan is made and the store updated (a rollout command waits).
-    await client.query('LOCK TABLE rollouts IN SHARE MODE');
+    await lockMaps(client);
     const planned = await planPrune(client, { now, env });
     for (const { remote, version, registered } of planned.remove) {
       if (!registered) continue;
-      await client.query('DELETE FROM releases WHERE remote = $1 AND version = $2', [remote, version]);
-      await client.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version} removed`]);
+      await unregisterRelease(client, remote, version);
     }
     return planned;
   });

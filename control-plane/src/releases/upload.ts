@@ -8,14 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeOf, messageOf } from '../errors.ts';
+import { DeployError, codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';
 import { extractArchive, UPLOAD_LIMITS } from './archive.ts';
 import { compatibilityProblems } from './compatibilityGate.ts';
 import { entryIntegrity, writeIntegrity } from './integrity.ts';
 import { site } from '../site.ts';
-import { assertRemote, assertVersion, DeployError } from './tree.ts';
+import { assertRemote, assertVersion } from '../names.ts';
 import { checkCompressedCopies, checkIntegrityRecord, checkManifest, fileHashes, readIntegrityRecord, UploadRefused } from './verify.ts';
 
 export { UPLOAD_LIMITS, UploadRefused };
@@ -126,7 +126,7 @@ export async function publishUpload({
   /** A release declared browser-only needs no server build. */
   browserOnly?: boolean;
   db: Database;
-  /** The origin folder: control-plane/src/deploy/tree.ts deployDir(). */
+  /** The origin folder: control-plane/src/releases/originFolder.ts deployDir(). */
   deployDir: string;
   /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
   env?: NodeJS.ProcessEnv;

@@ -2,7 +2,7 @@
 // from the page (react, react-dom, jotai, @netnet/shared…) with the range it was built against
 // (`requiredVersion`); the shell provides one version of each (its own manifest's `version`). A
 // release whose range the shell's version does not satisfy would get a second copy or a broken
-// singleton at run time, so `stable`, `canary` and `promote` refuse it (control-plane/src/deploy/compatibilityGate.ts).
+// singleton at run time, so `stable`, `canary` and `promote` refuse it (control-plane/src/releases/compatibilityGate.ts).
 // Ranges are read as the `semver` package reads them: a pre-release satisfies only a range that
 // names a pre-release of the same version, as npm installs them.
 import { readFileSync } from 'node:fs';

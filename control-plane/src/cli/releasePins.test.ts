@@ -1,7 +1,7 @@
 // What a release records about its files, and which versions /remotes.json lets QA pin, with the
 // real release, rollout and QA-token commands and the real map builder against a throwaway deploy
-// tree and a real PostgreSQL (./cliTesting.ts).
-// Run: node --import tsx --test control-plane/src/deploy/releasePins.test.ts
+// tree and a real PostgreSQL (./testing.ts).
+// Run: node --import tsx --test control-plane/src/cli/releasePins.test.ts
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,9 +11,9 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { standingQaTokens } from '../store/qaTokens.ts';
 import { listReleases } from '../store/releases.ts';
 import { updateRollout, type Rollout } from '../store/rollouts.ts';
-import { cliHarness, type CliHarness } from './cliTesting.ts';
-import { newQaTokenId, signQaToken } from './qaToken.ts';
-import { remoteMapFor, type RemoteMap } from './remoteMap.ts';
+import { cliHarness, type CliHarness } from './testing.ts';
+import { newQaTokenId, signQaToken } from '../rollouts/qaToken.ts';
+import { remoteMapFor, type RemoteMap } from '../rollouts/remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
 let deploy: string;

@@ -2,18 +2,18 @@
 // a fence that stays while its holder renews and grows when the lease changes hands, writes that
 // land only under the fence they carry, and two guards racing over the same canaries acting once
 // per verdict.
-// Run: node --import tsx --test control-plane/src/store/lease.test.ts
+// Run: node --import tsx --test control-plane/src/guard/lease.test.ts
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
 import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
-import { runGuard } from '../guard/guard.ts';
-import type { Store } from './database.ts';
-import { acquireLease, leaseHolder, releaseLease, type Lease } from './lease.ts';
-import { registerRelease } from './releases.ts';
-import { LeaseLost, readRollout, updateRollout, type Rollout } from './rollouts.ts';
-import { testDatabase, type TestDatabase } from './testDatabase.ts';
+import { runGuard } from './guard.ts';
+import type { Store } from '../store/database.ts';
+import { acquireLease, leaseHolder, releaseLease, type Lease } from '../store/lease.ts';
+import { registerRelease } from '../store/releases.ts';
+import { LeaseLost, readRollout, updateRollout, type Rollout } from '../store/rollouts.ts';
+import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 
 const LONG = 60_000;
 const REMOTE = 'remote-title';

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Counted } from '../health/figures.ts';
-import { createHealthStore } from '../store/health.ts';
+import { createHealthStore } from '../health/counts.ts';
 import { testDatabase } from '../store/testDatabase.ts';
 import { ROLE_NAMES, ROLE_URLS } from '../store/roles.ts';
 import { readRollout, updateRollout } from '../store/rollouts.ts';
@@ -83,7 +83,7 @@ export async function cliHarness({ deployDir, strip = [] }: { deployDir: () => s
     readRollout: (environment = 'local') => readRollout(db, environment),
     /** Sets a whole map, as an operator importing one would: a compare-and-set with its audit entry. */
     setRollout: (map: unknown, environment = 'local') => updateRollout(db, environment, () => map, { actor: 'test', action: 'import' }),
-    /** Reports as the site's collector records them (control-plane/src/store/health.ts). */
+    /** Reports as the site's collector records them (control-plane/src/health/counts.ts). */
     async reportsArrived(reports: Counted[], at = Date.now(), environment = 'local') {
       const store = createHealthStore({ db, environment });
       await store.append(reports, at);

@@ -1,7 +1,7 @@
 // Retention (./prune.ts, `npm run rollout -- prune`): which releases stay and which go, with the
-// real rollout command against a throwaway origin folder and a real PostgreSQL (./cliTesting.ts),
+// real rollout command against a throwaway origin folder and a real PostgreSQL (../cli/testing.ts),
 // maps and audit entries dated as an operator's store would hold them.
-// Run: node --import tsx --test control-plane/src/deploy/prune.test.ts
+// Run: node --import tsx --test control-plane/src/releases/prune.test.ts
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { listReleases, registerRelease } from '../store/releases.ts';
 import type { Rollout } from '../store/rollouts.ts';
-import { cliHarness, type CliHarness } from './cliTesting.ts';
+import { cliHarness, type CliHarness } from '../cli/testing.ts';
 import { planPrune } from './prune.ts';
 
 let deploy: string;

@@ -5,11 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import type { Integrity } from '../store/releases.ts';
 
 const INTEGRITY_FILE = 'integrity.json';
-
-/** File (relative to its release) → `sha384-…`. */
-export type Integrity = Record<string, string>;
 
 /** The files the shell's federation runtime loads itself; everything else is loaded by the entry. */
 const ENTRY_FILES = ['mf-manifest.json', 'remoteEntry.js'];

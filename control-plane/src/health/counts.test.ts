@@ -1,18 +1,18 @@
-// Contract of release health in a real PostgreSQL (./testDatabase.ts): what the store
+// Contract of release health in a real PostgreSQL (../store/testDatabase.ts): what the store
 // acknowledged is exactly what it holds, however many batches arrive at once and from however
 // many instances; batches are summed into few statements; a statement that fails fails every
 // batch in it and counts none.
-// Run: node --import tsx --test control-plane/src/store/health.test.ts
+// Run: node --import tsx --test control-plane/src/health/counts.test.ts
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
-import { createFigures, failingNetworks, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
-import { NETWORK_RULES } from '../health/network.ts';
+import { createFigures, failingNetworks, MINUTE_MS, type Counted, type Figures } from './figures.ts';
+import { NETWORK_RULES } from './network.ts';
 import { OUTCOMES, type ReportedChannel as Channel } from '@netnet/rollout/reports';
-import type { Store } from './database.ts';
-import { createHealthStore, pruneHealth, readFigures, type HealthStore } from './health.ts';
-import { testDatabase, type TestDatabase } from './testDatabase.ts';
+import type { Store } from '../store/database.ts';
+import { createHealthStore, pruneHealth, readFigures, type HealthStore } from './counts.ts';
+import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
 const NOW = T0 + 10 * MINUTE_MS;

@@ -1,9 +1,9 @@
 // `--percent` as typed at the keyboard: whole numbers 0–100 in plain decimal, "%" allowed after.
-// Run: node --import tsx --test control-plane/src/deploy/rolloutCommands.test.ts
+// Run: node --import tsx --test control-plane/src/rollouts/commands.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parsePercent } from './rolloutCommands.ts';
-import { DeployError } from './tree.ts';
+import { parsePercent } from './commands.ts';
+import { DeployError } from '../errors.ts';
 
 describe('parsePercent', () => {
   for (const [text, expected] of [['0', 0], ['7', 7], ['10', 10], ['10%', 10], ['99', 99], ['100', 100], ['100%', 100]]) {

@@ -3,7 +3,7 @@
 // the store as they were. Against a real PostgreSQL (../store/testDatabase.ts). The build uploaded
 // is remote-title's real production build when remote-title/dist exists (`npm run build -w
 // remote-title`), else a small stand-in with the same layout.
-// Run: node --import tsx --test control-plane/src/deploy/upload.test.ts
+// Run: node --import tsx --test control-plane/src/releases/upload.test.ts
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

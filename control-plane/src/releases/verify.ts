@@ -6,9 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
-import { messageOf } from '../errors.ts';
+import { DeployError, messageOf } from '../errors.ts';
 import { site } from '../site.ts';
-import { DeployError } from './tree.ts';
 
 /** What an upload is answered when it is refused (the API sends it as the HTTP status). */
 export type RefusalStatus = 400 | 409 | 413 | 415 | 422;

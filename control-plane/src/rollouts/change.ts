@@ -1,11 +1,11 @@
 // One rollout command applied to an environment's map in the store, as `npm run rollout` and the
-// control-plane API both apply it (docs/releases.md): the move (rolloutCommands.ts) checked
+// control-plane API both apply it (docs/releases.md): the move (commands.ts) checked
 // against the published releases, the compatibility gate on the release it points members at, and
 // one compare-and-set with its audit entry (store/rollouts.ts: a change of the same remote landing
 // first makes this one a Conflict, nothing written).
-import { checkCompatibility } from './compatibilityGate.ts';
-import { promote, rollback, setCanary, setStable } from './rolloutCommands.ts';
-import { DeployError } from './tree.ts';
+import { checkCompatibility } from '../releases/compatibilityGate.ts';
+import { promote, rollback, setCanary, setStable } from './commands.ts';
+import { DeployError } from '../errors.ts';
 import type { Store } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
 import { Conflict, emptyRollout, updateRollout, type RemotePlan, type Rollout } from '../store/rollouts.ts';
