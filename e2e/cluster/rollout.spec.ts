@@ -109,7 +109,7 @@ interface Visit {
   /** counted: the server saw the canary fail and counted it itself (the page then reports nothing of it). */
   fellBackFrom?: { version: string; channel: string; counted?: boolean };
   /** The page's first batch of reports, and how the site answered it. */
-  beacon: { reports: { release?: string; outcome?: string }[]; status: number | undefined };
+  beacon: { reports: { release?: string; outcome?: string }[]; status: number | undefined; refusal?: string };
 }
 
 /** One new visitor on `/` through nginx (from `origin`): the page works, and its browser sends its reports. */
@@ -130,7 +130,9 @@ async function visit(browser: Browser, origin: string): Promise<Visit> {
     const status = await page.evaluate((remote) => (window as unknown as { 'netnet:remotes': Record<string, Omit<Visit, 'beacon'>> })['netnet:remotes'][remote], REMOTE);
     expect(errors, 'uncaught errors').toEqual([]);
     if (!status) throw new Error(`the page says nothing of ${REMOTE}`);
-    return { ...status, beacon: { reports, status: answer?.status() } };
+    // A refusal says why in its body: kept, so a failure below names it.
+    const refusal = answer && answer.status() !== 204 ? await answer.text().catch(() => '(unread)') : undefined;
+    return { ...status, beacon: { reports, status: answer?.status(), refusal } };
   } finally {
     await context.close();
   }
@@ -181,7 +183,8 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     const reports = (samples: Awaited<ReturnType<typeof metricsOf>>, labels: Record<string, string>) => sumOf(samples, 'netnet_health_reports_total', { remote: REMOTE, ...labels });
     const failuresCounted = async () => (await Promise.all(instanceOrigins().map(metricsOf))).reduce((sum, samples) => sum + reports(samples, { release: BROKEN, channel: 'canary', outcome: 'fell-back' }), 0);
     // An honest page's reports are taken: a refusal of one would be the collector's fault.
-    expect(visits.map((one) => one.beacon.status).filter((status) => status !== 204), 'first batches refused').toEqual([]);
+    const refused = visits.filter((one) => one.beacon.status !== 204).map(({ beacon }) => ({ status: beacon.status, refusal: beacon.refusal, reports: beacon.reports }));
+    expect(refused, 'first batches refused').toEqual([]);
     const toldInFirstBatch = (one: Visit) => one.beacon.status === 204 && one.beacon.reports.some((report) => report.release === BROKEN && report.outcome === 'fell-back');
     const told = metCanary.filter((one) => one.fellBackFrom?.counted || toldInFirstBatch(one)).length;
     console.log(`canary failures told: ${told} of ${metCanary.length} (first batches answered ${JSON.stringify(metCanary.map((one) => one.beacon.status))})`);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from '@netnet/control-plane/releases';
+import { isReleaseFile } from '@netnet/control-plane/testing';
 import { acceptableEncodings } from '@netnet/server-kit/encoding';
 import { LIMITS, serveApp } from './httpServer.ts';
 import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '@netnet/server-kit';

@@ -9,7 +9,8 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { devPinSources, devPinsFor, newQaTokenId, signQaToken } from '@netnet/control-plane/rollouts';
+import { devPinSources, devPinsFor } from '@netnet/control-plane/instance';
+import { newQaTokenId, signQaToken } from '@netnet/control-plane/testing';
 import { serveApp } from './httpServer.ts';
 import { contentSecurityPolicy } from './securityHeaders.ts';
 
