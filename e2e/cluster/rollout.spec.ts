@@ -160,11 +160,16 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     // Visitors, 4 at a time from three client networks (the guard rolls back only on failures from
     // several), until the canary is gone (no command is given) or far more met it than the guard needs.
     const visits: Visit[] = [];
+    // The visits of the round in which the guard rolled the canary back: a page rendered with the
+    // canary just before may ask for its ticket just after, and a ticket names only what the map
+    // gives now (docs/release-health.md), so that page's report of the canary is refused, rightly.
+    let lastRound: Visit[] = [];
     const canaryNow = async () => (await readMap<{ remotes: Record<string, { canary?: { version: string } }> }>(clusterEnvironment))!.remotes[REMOTE]!.canary?.version;
     const networks = await Promise.all([31, 32, 33].map((network) => forwardFromNetwork(Number(new URL(siteUrl).port), network)));
     try {
       while ((await canaryNow()) === BROKEN) {
-        visits.push(...(await Promise.all(networks.concat(networks[0]!).map((network) => visit(browser, network.url)))));
+        lastRound = await Promise.all(networks.concat(networks[0]!).map((network) => visit(browser, network.url)));
+        visits.push(...lastRound);
         expect(visits.length, 'visitors before the guard acted').toBeLessThan(120);
       }
     } finally {
@@ -183,7 +188,9 @@ test('a canary whose page chunk is missing is rolled back by one guard, the leas
     const reports = (samples: Awaited<ReturnType<typeof metricsOf>>, labels: Record<string, string>) => sumOf(samples, 'netnet_health_reports_total', { remote: REMOTE, ...labels });
     const failuresCounted = async () => (await Promise.all(instanceOrigins().map(metricsOf))).reduce((sum, samples) => sum + reports(samples, { release: BROKEN, channel: 'canary', outcome: 'fell-back' }), 0);
     // An honest page's reports are taken: a refusal of one would be the collector's fault.
-    const refused = visits.filter((one) => one.beacon.status !== 204).map(({ beacon }) => ({ status: beacon.status, refusal: beacon.refusal, reports: beacon.reports }));
+    const rolledBackMeanwhile = (one: Visit) => lastRound.includes(one) && one.beacon.status === 403 && /was not given/.test(one.beacon.refusal ?? '');
+    const refused = visits.filter((one) => one.beacon.status !== 204 && !rolledBackMeanwhile(one)).map(({ beacon }) => ({ status: beacon.status, refusal: beacon.refusal, reports: beacon.reports }));
+    console.log(`first batches refused as the guard rolled the canary back: ${visits.filter(rolledBackMeanwhile).length} of the last ${lastRound.length} visits`);
     expect(refused, 'first batches refused').toEqual([]);
     const toldInFirstBatch = (one: Visit) => one.beacon.status === 204 && one.beacon.reports.some((report) => report.release === BROKEN && report.outcome === 'fell-back');
     const told = metCanary.filter((one) => one.fellBackFrom?.counted || toldInFirstBatch(one)).length;
