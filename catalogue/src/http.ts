@@ -1,6 +1,7 @@
 // Writing responses: memoised bodies with their compressed forms and ETag, content negotiation.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { chooseEncoding, type Coding } from '@netnet/server-kit/encoding';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { etagOf, ifNoneMatchHits } from './etag';
 import { errorJson, type TmdbError } from './errors';
@@ -12,7 +13,7 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Below this, compression costs more than it saves. */
 const COMPRESS_MIN_BYTES = 1024;
 
-type Encoding = 'br' | 'gzip';
+type Encoding = Coding;
 
 /**
  * A response body kept ready to send: the bytes, a strong ETag, and each compressed form made
@@ -56,21 +57,6 @@ export class Body {
   }
 }
 
-/** The best encoding the client accepts (honouring q=0), brotli first. */
-export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
-  if (!acceptEncoding) return null;
-  const accepted = new Set<string>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) continue;
-    accepted.add(name.trim());
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
-  return null;
-}
-
 const isCompressible = (type: string) => type.startsWith('application/json') || type.startsWith('image/svg') || type.startsWith('text/');
 
 /** Sends `body` (or 304 when the client holds it), compressed as the client allows. */
@@ -89,7 +75,8 @@ export function send(
   let payload = body.raw;
   if (isCompressible(body.contentType)) {
     out.Vary = appendVary(appendVary(reply.getHeader('Vary'), headers.Vary), 'Accept-Encoding');
-    const encoding = pickEncoding(request.headers['accept-encoding']);
+    // Accept-Encoding read as every Netnet server reads it (q=0 refuses, `*`, weights; brotli on a tie).
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
     payload = body.as(encoding);
     if (payload !== body.raw) out['Content-Encoding'] = encoding!;
   }
