@@ -4,11 +4,10 @@
 // concurrent identical requests share one upstream fetch, and each client may start only so many
 // upstream fetches (cached answers are free).
 import type { OutgoingHttpHeaders } from 'node:http';
-import { createLogger, type Logger } from '@netnet/server-kit';
+import { createLogger, type Logger, createRateLimit, type Rate } from '@netnet/server-kit';
 import { Body, CACHE_LISTS, JSON_TYPE } from './http';
 import { errorJson, errors, type TmdbError } from './errors';
 import { keyBytes, Lru } from './lru';
-import { createRateLimiter, type RateLimit } from './rateLimit';
 import { routePath, type Query, type Route } from './routes/match';
 
 export interface ProxyOptions {
@@ -20,7 +19,7 @@ export interface ProxyOptions {
   maxEntries?: number;
   maxBytes?: number;
   /** Per client (by address); default 40 at once, then 4 a second. */
-  clientRateLimit?: RateLimit;
+  clientRateLimit?: Rate;
   /** Injectable for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Where upstream failures are reported (never with the key or the upstream URL). */
@@ -36,7 +35,7 @@ export interface ProxyAnswer {
 /** `client` names who asks (its address), for the rate limit. */
 export type Proxy = (route: Route, query: Query, client: string) => Promise<ProxyAnswer>;
 
-export const DEFAULT_CLIENT_RATE_LIMIT: RateLimit = { burst: 40, perSecond: 4 };
+export const DEFAULT_CLIENT_RATE_LIMIT: Rate = { burst: 40, perSecond: 4 };
 
 /** TMDB's v4 read-access tokens are JWTs and go in a header; v3 keys go in the query. */
 const isBearerToken = (key: string) => key.startsWith('eyJ');
@@ -47,7 +46,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const fetchImpl = options.fetch ?? fetch;
   const logger = options.logger ?? createLogger('catalogue');
   const cache = new Lru<string, ProxyAnswer>({ maxEntries, ttlMs, maxBytes, sizeOf: (a, key) => a.body.bytes + keyBytes(key) });
-  const limiter = createRateLimiter(options.clientRateLimit ?? DEFAULT_CLIENT_RATE_LIMIT);
+  const limiter = createRateLimit(options.clientRateLimit ?? DEFAULT_CLIENT_RATE_LIMIT);
   const inFlight = new Map<string, Promise<ProxyAnswer>>();
 
   /** Removes the key from anything headed for the client, whatever upstream put in it. */

@@ -11,9 +11,6 @@ import {
   loggerOptions,
   parseTrustedProxies,
   serverOptions,
-  type ConnectionLimits,
-  type Logger,
-  type TrustedProxies,
 } from '@netnet/server-kit';
 import { applyCors, originPolicy, type OriginPolicy } from './cors';
 import { generateCatalogue } from './data/generate';
@@ -26,7 +23,10 @@ import { findArtwork, isImageSize, renderArtwork } from './images';
 import { keyBytes, Lru } from './lru';
 import { createMediaHandler, DEFAULT_MEDIA_DIR } from './media';
 import { createProxy, type Proxy } from './proxy';
-import type { RateLimit } from './rateLimit';
+import type { Rate,
+  ConnectionLimits,
+  Logger,
+  TrustedProxies } from '@netnet/server-kit';
 import { answer } from './routes/embedded';
 import { matchRoute, readQuery } from './routes/match';
 
@@ -57,7 +57,7 @@ export interface CatalogueServerOptions {
   proxyCacheTtlMs?: number;
   proxyCacheMaxEntries?: number;
   /** Proxy mode: upstream fetches each client (by address) may start. */
-  clientRateLimit?: RateLimit;
+  clientRateLimit?: Rate;
   /** Connection limits and deadlines (@netnet/server-kit); CONNECTION_LIMITS by default. */
   connectionLimits?: Partial<ConnectionLimits>;
   /** Front doors that connect for many clients: exempt from the connection cap, and believed about who the client is. None by default. */

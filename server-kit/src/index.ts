@@ -3,4 +3,5 @@ export * from './connections.ts';
 export * from './encoding.ts';
 export * from './logger.ts';
 export * from './operatorAccess.ts';
+export * from './rateLimit.ts';
 export * from './trustedProxies.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createCollector, createRateLimit, routingKey, type Collector, type CollectorOptions } from './collector.ts';
+import { createCollector, routingKey, type Collector, type CollectorOptions } from './collector.ts';
 import { createFigures, type Counted, type FiguresJson } from './figures.ts';
 import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
 import { NETWORK_RULES, networkOf, networkTag } from './network.ts';
@@ -312,23 +312,6 @@ describe('another site', () => {
     assert.equal(await status({ Origin: `http://127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-origin' }), 204);
     assert.equal(await status({ Origin: 'https://127.0.0.1' }), 204);
     assert.equal(await status({}), 204);
-  });
-});
-
-describe('createRateLimit', () => {
-  it('keeps at most maxClients buckets, forgetting idle clients first', () => {
-    let at = 0;
-    const limit = createRateLimit({ perSecond: 1, burst: 2, maxClients: 3 }, () => at);
-    assert.equal(limit.take('a'), true);
-    assert.equal(limit.take('a'), true);
-    assert.equal(limit.take('a'), false);
-    limit.take('b');
-    limit.take('c');
-    limit.take('d');
-    assert.ok(limit.size <= 3);
-    at += 10_000;
-    limit.take('e');
-    assert.equal(limit.size, 1);
   });
 });
 

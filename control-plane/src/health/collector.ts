@@ -16,24 +16,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from './counts.ts';
-import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
+import { clientAddress, clientKey, createRateLimit, trustedProxiesFrom, type Rate } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
 import type { Report } from '@netnet/rollout/reports';
 import { parseBatch, MAX_BODY_BYTES } from './reports.ts';
 import { startOtlpExport, type Counters } from './otlp.ts';
 import { createDeviceCounter, createPageLoadMemo, ticketCovers, verifyTicket, type Ticket } from './ticket.ts';
-
-export interface Rate {
-  perSecond: number;
-  burst: number;
-  maxClients: number;
-}
-
-export interface RateLimit {
-  take(client: string): boolean;
-  readonly size: number;
-}
 
 export interface Collector {
   path: string;
@@ -87,47 +76,6 @@ export function fromOtherSite(req: IncomingMessage): boolean {
 export function send(res: ServerResponse, status: number, error?: string, headers: OutgoingHttpHeaders = {}): void {
   res.writeHead(status, { 'Cache-Control': 'no-store', ...headers, ...(error && { 'Content-Type': 'application/json' }) });
   res.end(error ? JSON.stringify({ error }) : undefined);
-}
-
-/**
- * Token buckets per client address: `perSecond` batches a second, `burst` at once. A page sends a
- * batch or two per load, so a client past this is a loop or a flood. At most `maxClients` buckets
- * are kept; idle ones (full again) go first, then the oldest.
- */
-export function createRateLimit({ perSecond, burst, maxClients }: Rate = RATE_DEFAULTS, now: () => number = Date.now): RateLimit {
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  const refill = (bucket: { tokens: number; at: number }, at: number) => Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond);
-  function evict(at: number) {
-    // Oldest first: the front of the Map is who was seen least recently, most likely idle.
-    for (const [client, bucket] of buckets) {
-      if (buckets.size < maxClients && refill(bucket, at) < burst) break;
-      buckets.delete(client);
-    }
-  }
-  return {
-    /** Takes a token for the client; false when it has none left. */
-    take(client: string) {
-      const at = now();
-      const bucket = buckets.get(client);
-      const tokens = bucket ? refill(bucket, at) : burst;
-      if (tokens < 1) {
-        // Only a known client can be out of tokens: a new one starts with a full bucket.
-        if (bucket) {
-          bucket.tokens = tokens;
-          bucket.at = at;
-        }
-        return false;
-      }
-      if (!bucket && buckets.size >= maxClients) evict(at);
-      // Re-inserted, so the Map's order is least recently seen first.
-      buckets.delete(client);
-      buckets.set(client, { tokens: tokens - 1, at });
-      return true;
-    },
-    get size() {
-      return buckets.size;
-    },
-  };
 }
 
 /** The body, or null when it grows past `limit` bytes (then reading stops) or the client goes away. */
@@ -251,7 +199,7 @@ export function createCollector({
     const { kept, error: uncovered } = coverage(check.ticket, reports);
     if (uncovered !== undefined) return refuse(res, 403, uncovered);
     // Only now is the batch charged: to its client, then to everyone's.
-    if (!limit.take(keyOf(req)) || !all.take('all')) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
+    if (limit.take(keyOf(req)) > 0 || all.take('all') > 0) return refuse(res, 429, 'too many reports', { 'Retry-After': '1' });
     if (isKnownRelease && !kept.every((report) => isKnownRelease(report.remote, report.release))) {
       return refuse(res, 400, 'unknown release');
     }

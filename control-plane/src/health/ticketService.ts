@@ -7,7 +7,8 @@
 //   204  nothing to report on (no release in the map)                          429  over the client's rate
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, clientKey, trustedProxiesFrom } from '@netnet/server-kit';
-import { createRateLimit, fromOtherSite, send, type Rate } from './collector.ts';
+import { createRateLimit, type Rate } from '@netnet/server-kit';
+import { fromOtherSite, send } from './collector.ts';
 import { networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
 
@@ -45,7 +46,7 @@ export function createTicketService({ secrets, identityOf, releasesFor, env = pr
       // The running page has set its device cookie by now; a request without one has run no page.
       if (identity.device === null) return send(res, 403, 'a ticket is for a page that has run: no device cookie');
       const address = clientAddress(req, trusted);
-      if (!limit.take(clientKey(address) || 'unknown')) return send(res, 429, 'too many tickets', { 'Retry-After': '1' });
+      if (limit.take(clientKey(address) || 'unknown') > 0) return send(res, 429, 'too many tickets', { 'Retry-After': '1' });
       let releases: TicketRelease[];
       try {
         releases = releasesFor(req, identity);
