@@ -1,5 +1,6 @@
 export * from './config.ts';
 export * from './connections.ts';
+export * from './cookies.ts';
 export * from './encoding.ts';
 export * from './logger.ts';
 export * from './operatorAccess.ts';

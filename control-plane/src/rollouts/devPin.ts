@@ -14,6 +14,7 @@
 // The rule is the rollout package's (the shell applies it too).
 import { loopbackOrigin, parseDevPin, TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
 import { PIN_PARAM } from '@netnet/rollout/dev-pin/origin';
+import { cookieValue } from '@netnet/server-kit';
 import { verifyQaToken } from './qaToken.ts';
 
 export const DEV_PIN_COOKIE = 'netnet-dev-pin';
@@ -44,13 +45,7 @@ interface Stored {
   pins: Record<string, string>;
 }
 
-function readCookie(header: string | undefined): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at >= 0 && part.slice(0, at).trim() === DEV_PIN_COOKIE) return part.slice(at + 1).trim();
-  }
-  return null;
-}
+const readCookie = (header: string | undefined): string | null => cookieValue(header, DEV_PIN_COOKIE);
 
 function decode(value: string | null, remotes: readonly string[]): Stored | null {
   if (!value || !/^[A-Za-z0-9_-]{1,2048}$/.test(value)) return null;

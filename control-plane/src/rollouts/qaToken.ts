@@ -5,6 +5,7 @@
 // (control-plane/src/store/qaTokens.ts: who it was made for, revoked or not): a token is honoured
 // only while that row stands, so one can be revoked without rotating the secret.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { cookieValue } from '@netnet/server-kit';
 
 /** The longest a token may live: a leaked link stops working within a day. */
 export const MAX_TOKEN_HOURS = 24;
@@ -48,13 +49,8 @@ export const QA_TOKEN_COOKIE = 'netnet-qa';
 
 /** The QA token a request's cookie holds, if well-formed (valid or not is verifyQaToken's to say). */
 export function qaTokenFromCookie(header: string | string[] | undefined): string | null {
-  for (const part of (Array.isArray(header) ? header.join('; ') : (header ?? '')).split(';')) {
-    const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== QA_TOKEN_COOKIE) continue;
-    const value = part.slice(at + 1).trim();
-    return TOKEN.test(value) ? value : null;
-  }
-  return null;
+  const value = cookieValue(header, QA_TOKEN_COOKIE);
+  return value !== null && TOKEN.test(value) ? value : null;
 }
 
 /**

@@ -6,6 +6,7 @@
 // Only SHA-256 hashes of the link's and the session's secrets are stored (migration 005).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
+import { cookieValue } from '@netnet/server-kit';
 import type { Queryable } from '../../store/database.ts';
 import { actorOf, type Caller, type Scope } from '../tokens.ts';
 
@@ -98,11 +99,7 @@ export async function endSession(db: Queryable, secret: string | undefined): Pro
 
 /** The console's session cookie from a request's Cookie header. */
 export function sessionCookie(req: http.IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return value.join('=');
-  }
-  return undefined;
+  return cookieValue(req.headers.cookie, SESSION_COOKIE) ?? undefined;
 }
 
 /**
