@@ -5,6 +5,7 @@ import type http from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { messageOf } from '../errors.ts';
 import type { Queryable } from '../store/database.ts';
+import { insertRefusal } from '../store/tokens.ts';
 import { clientAddress, type TrustedProxies } from '@netnet/server-kit';
 import { tokenNameOf } from './tokens.ts';
 
@@ -20,14 +21,14 @@ export async function recordRefusal(
   const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   const path = new URL(req.url ?? '/', 'http://api').pathname.slice(0, MAX_PATH);
   try {
-    await db.query('INSERT INTO refused_calls (status, token_name, address, method, path, reason) VALUES ($1, $2, $3, $4, $5, $6)', [
+    await insertRefusal(db, {
       status,
-      tokenNameOf(bearer),
-      clientAddress(req, trusted),
-      (req.method ?? '').slice(0, 16),
+      tokenName: tokenNameOf(bearer),
+      address: clientAddress(req, trusted),
+      method: (req.method ?? '').slice(0, 16),
       path,
-      reason.slice(0, MAX_REASON),
-    ]);
+      reason: reason.slice(0, MAX_REASON),
+    });
   } catch (error) {
     log.error({ status, method: req.method, path }, `a refused call was not recorded: ${messageOf(error)}`);
   }

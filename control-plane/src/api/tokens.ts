@@ -7,6 +7,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeployError } from '../errors.ts';
 import { site } from '../site.ts';
 import type { Queryable } from '../store/database.ts';
+import { insertToken, markTokenUsed, revokeTokenRow, tokenNamed, type Scope } from '../store/tokens.ts';
+
+export { listTokens, type Scope, type TokenRecord } from '../store/tokens.ts';
 
 /** What a token may be allowed to do; each is one kind of API call. */
 export const ACTIONS = ['publish', 'stable', 'canary', 'promote', 'rollback', 'pin', 'status'] as const;
@@ -14,22 +17,6 @@ export type Action = (typeof ACTIONS)[number];
 
 /** Every remote, environment or action: '*' in a scope. */
 export const ANY = '*';
-
-export interface Scope {
-  remotes: string[];
-  environments: string[];
-  actions: string[];
-}
-
-export interface TokenRecord extends Scope {
-  name: string;
-  /** A person's token: it signs in to the release console (./console/sessions.ts), never sent as a bearer. */
-  person: boolean;
-  created_at: Date;
-  created_by: string;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-}
 
 /** Who made an API call: the token's name and scope. */
 export interface Caller extends Scope {
@@ -92,31 +79,16 @@ export const remotesIn = (caller: Scope, all: string[]): string[] => all.filter(
 export async function createToken(db: Queryable, name: string, scope: Scope, createdBy: string, { person = false }: { person?: boolean } = {}): Promise<string> {
   if (!NAME.test(name)) throw new DeployError(`"${name}" is not a token name (lowercase letters, digits, "-", at most 40).`);
   const secret = randomBytes(32).toString('base64url');
-  const { rowCount } = await db.query(
-    `INSERT INTO api_tokens (name, secret_hash, remotes, environments, actions, created_by, person)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING`,
-    [name, hashOf(secret), scope.remotes, scope.environments, scope.actions, createdBy, person],
-  );
   // A name is never reused, revoked or not: the audit trail names changes by it.
-  if (rowCount === 0) throw new DeployError(`a token named "${name}" exists already (revoked ones too); choose another name.`);
+  if (!(await insertToken(db, { name, secretHash: hashOf(secret), scope, createdBy, person }))) throw new DeployError(`a token named "${name}" exists already (revoked ones too); choose another name.`);
   return `netnet_${name}_${secret}`;
-}
-
-/** Every token, revoked ones included, oldest first. */
-export async function listTokens(db: Queryable): Promise<TokenRecord[]> {
-  const { rows } = await db.query<TokenRecord>(
-    'SELECT name, person, remotes, environments, actions, created_at, created_by, revoked_at, last_used_at FROM api_tokens ORDER BY created_at, name',
-  );
-  return rows;
 }
 
 /** Revokes a token at once: its next call gets 401, and its console sessions end with it. */
 export async function revokeToken(db: Queryable, name: string): Promise<void> {
-  const { rowCount } = await db.query('UPDATE api_tokens SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL', [name]);
-  if (rowCount === 0) {
-    const { rowCount: exists } = await db.query('SELECT 1 FROM api_tokens WHERE name = $1', [name]);
-    throw new DeployError(exists ? `the token "${name}" is revoked already.` : `there is no token named "${name}".`);
-  }
+  const revoked = await revokeTokenRow(db, name);
+  if (revoked === 'already') throw new DeployError(`the token "${name}" is revoked already.`);
+  if (revoked === 'unknown') throw new DeployError(`there is no token named "${name}".`);
 }
 
 /** The name a bearer token gives (its first part), if it has our form; its secret is never kept anywhere. */
@@ -129,17 +101,11 @@ const NOBODY = hashOf('no token has this secret');
 export async function authenticate(db: Queryable, token: string | undefined): Promise<Caller | null> {
   const [, name, secret] = TOKEN.exec(token ?? '') ?? [];
   if (!name || !secret) return null;
-  // One row whether the name is known or not (its columns null when not), so an unknown name
-  // costs what a known one does: the same query, the same answer's shape, the same comparison.
-  const { rows } = await db.query<{ [K in keyof Scope]: Scope[K] | null } & { secret_hash: Buffer | null; revoked_at: Date | null; person: boolean | null }>(
-    `SELECT t.secret_hash, t.remotes, t.environments, t.actions, t.revoked_at, t.person
-     FROM (SELECT $1::text AS name) AS asked LEFT JOIN api_tokens AS t ON t.name = asked.name`,
-    [name],
-  );
-  const [row] = rows;
+  // An unknown name costs what a known one does: the same query, and the same comparison.
+  const row = await tokenNamed(db, name);
   const matches = timingSafeEqual(hashOf(secret), row?.secret_hash?.length === 32 ? row.secret_hash : NOBODY);
   if (!row?.secret_hash || !matches || row.revoked_at !== null || !row.remotes || !row.environments || !row.actions) return null;
   // When it was last used, for `tokens list` (which ones a team still needs).
-  await db.query('UPDATE api_tokens SET last_used_at = now() WHERE name = $1', [name]);
+  await markTokenUsed(db, name);
   return { name, actor: actorOf(name, row.person === true), remotes: row.remotes, environments: row.environments, actions: row.actions };
 }

@@ -8,7 +8,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { cookieValue } from '@netnet/server-kit';
 import type { Queryable } from '../../store/database.ts';
-import { actorOf, type Caller, type Scope } from '../tokens.ts';
+import { endSessionRow, insertSession, insertSignInLink, liveSession, tokenKind, useSignInLink } from '../../store/tokens.ts';
+import { actorOf, type Caller } from '../tokens.ts';
 
 export const SESSION_COOKIE = 'netnet-console';
 export const CSRF_HEADER = 'x-netnet-csrf';
@@ -33,13 +34,12 @@ export function consoleUrl(port: number, env: NodeJS.ProcessEnv = process.env): 
  * never send to a server, so it reaches no log or Referer; the console's page posts it.
  */
 export async function createSignInLink(db: Queryable, token: string, base: string): Promise<string> {
-  const { rows } = await db.query<{ person: boolean; revoked_at: Date | null }>('SELECT person, revoked_at FROM api_tokens WHERE name = $1', [token]);
-  const [row] = rows;
+  const row = await tokenKind(db, token);
   if (!row) throw new Error(`there is no token named "${token}".`);
   if (!row.person) throw new Error(`"${token}" is a pipeline's token, not a person's: it cannot sign in to the console.`);
   if (row.revoked_at) throw new Error(`the token "${token}" is revoked.`);
   const secret = newSecret();
-  await db.query(`INSERT INTO console_links (secret_hash, token, expires_at) VALUES ($1, $2, now() + make_interval(hours => $3))`, [hashOf(secret), token, LINK_HOURS]);
+  await insertSignInLink(db, hashOf(secret), token, LINK_HOURS);
   return `${base}#sign-in=${secret}`;
 }
 
@@ -53,23 +53,10 @@ export interface Session {
 export async function exchangeLink(db: Queryable, secret: unknown): Promise<{ cookie: string; session: Session } | null> {
   if (typeof secret !== 'string' || !SECRET.test(secret)) return null;
   // One statement marks the link used: two tabs racing with one link get one session.
-  const { rows } = await db.query<{ token: string }>(
-    `UPDATE console_links l SET used_at = now()
-     FROM api_tokens t
-     WHERE l.secret_hash = $1 AND l.used_at IS NULL AND l.expires_at > now() AND t.name = l.token AND t.revoked_at IS NULL
-     RETURNING l.token`,
-    [hashOf(secret)],
-  );
-  const [row] = rows;
-  if (!row) return null;
+  const token = await useSignInLink(db, hashOf(secret));
+  if (token === null) return null;
   const cookie = newSecret();
-  const csrf = newSecret();
-  await db.query(`INSERT INTO console_sessions (secret_hash, token, csrf, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))`, [
-    hashOf(cookie),
-    row.token,
-    csrf,
-    SESSION_HOURS,
-  ]);
+  await insertSession(db, { secretHash: hashOf(cookie), token, csrf: newSecret(), hours: SESSION_HOURS });
   const session = await sessionOf(db, cookie);
   return session ? { cookie, session } : null;
 }
@@ -77,13 +64,7 @@ export async function exchangeLink(db: Queryable, secret: unknown): Promise<{ co
 /** The session a cookie's secret stands for: live, unexpired, its token not revoked. */
 export async function sessionOf(db: Queryable, secret: string | undefined): Promise<Session | null> {
   if (!secret || !SECRET.test(secret)) return null;
-  const { rows } = await db.query<Scope & { name: string; person: boolean; csrf: string; expires_at: Date }>(
-    `SELECT t.name, t.person, t.remotes, t.environments, t.actions, s.csrf, s.expires_at
-     FROM console_sessions s JOIN api_tokens t ON t.name = s.token
-     WHERE s.secret_hash = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND t.revoked_at IS NULL`,
-    [hashOf(secret)],
-  );
-  const [row] = rows;
+  const row = await liveSession(db, hashOf(secret));
   if (!row) return null;
   return {
     caller: { name: row.name, actor: actorOf(row.name, row.person), remotes: row.remotes, environments: row.environments, actions: row.actions },
@@ -94,7 +75,7 @@ export async function sessionOf(db: Queryable, secret: string | undefined): Prom
 
 /** Signs out: the cookie's session ends now. */
 export async function endSession(db: Queryable, secret: string | undefined): Promise<void> {
-  if (secret && SECRET.test(secret)) await db.query('UPDATE console_sessions SET ended_at = now() WHERE secret_hash = $1 AND ended_at IS NULL', [hashOf(secret)]);
+  if (secret && SECRET.test(secret)) await endSessionRow(db, hashOf(secret));
 }
 
 /** The console's session cookie from a request's Cookie header. */
