@@ -8,11 +8,12 @@ const require = createRequire(import.meta.url);
 const site = require('./site.cjs');
 const { workspaces } = require('../package.json');
 
-// The e2e suite and the control plane are workspaces but not apps of the site: neither is built,
-// served on a port of its own or tested by Jest (the control plane runs from source, with node:test).
-const NOT_APPS = ['e2e', 'control-plane'];
+// The e2e suite, the control plane and the server kit are workspaces but not apps of the site: none
+// is built, served on a port of its own or tested by Jest (they run from source, with node:test,
+// and the servers that use the kit bundle it).
+const NOT_APPS = ['e2e', 'control-plane', 'server-kit'];
 
-test('every app of the site table is an npm workspace, and every workspace but e2e and the control plane is an app', () => {
+test('every app of the site table is an npm workspace, and every workspace but e2e, the control plane and the server kit is an app', () => {
   assert.deepEqual(
     workspaces.filter((workspace) => !NOT_APPS.includes(workspace)).sort(),
     Object.keys(site.apps).sort(),
