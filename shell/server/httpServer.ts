@@ -18,12 +18,11 @@ import {
   readConfig,
   serverOptions,
   trustedProxiesFrom,
-  variable,
   viaHttps,
-  wholeNumber,
   type ConnectionLimits,
   type Logger,
 } from '@netnet/server-kit';
+import { SHELL_VARIABLES } from './config.ts';
 import { secureResponse, type DevServers } from './securityHeaders.ts';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.ts';
 
@@ -68,9 +67,8 @@ export interface ServeOptions {
   logger?: Logger;
 }
 
-const SERVE_VARIABLES = {
-  connectionsPerClient: variable('NETNET_CONNECTIONS_PER_CLIENT', wholeNumber(1).default(LIMITS.connectionsPerClient), 'open connections one client may hold'),
-};
+// The one variable every site server reads, as the shell's config names it.
+const SERVE_VARIABLES = { connectionsPerClient: SHELL_VARIABLES.connectionsPerClient };
 
 const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain').send('Not found');
 
@@ -101,7 +99,7 @@ export async function serveApp({
     ...serverOptions(all),
     ...loggerOptions(logger),
     // The paths are checked by safePath (./staticFiles.ts), not by the router: every request comes to answer().
-    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 8 * 1024 },
+    routerOptions: { maxParamLength: 8 * 1024 },
     frameworkErrors: (_error, request, reply) => void answer(request as FastifyRequest, reply as FastifyReply).catch(() => (reply as FastifyReply).code(500).send('Server error')),
   });
   limitConnections(app, all, { trusted });
