@@ -1,5 +1,5 @@
 // One client cannot take the service's connections from everyone else (docs/architecture.md,
-// "Limits"): its share per address, a deadline for a connection that sends nothing, a pipeline
+// "Limits"): its share per address, a deadline for a request's headers, a pipeline
 // limit; and the service listens on this machine only unless HOST says otherwise.
 import { connect, type Socket } from 'node:net';
 import { clientKey } from '@netnet/server-kit';
@@ -50,9 +50,19 @@ it('closes a client’s connections past its share at once, and answers another 
   }
 });
 
-it('closes a connection that sends nothing within 2 s, with a 408', async () => {
+it('closes a connection that sends nothing within 2 s, without an answer', async () => {
   const { port } = await start();
   const { got, ms } = await untilClosed(await openFrom(port, '127.0.0.1'));
+  expect(got).toBe('');
+  expect(ms).toBeLessThan(2_000);
+});
+
+it('answers 408 to a connection that begins a request and never finishes its headers', async () => {
+  const { port } = await start();
+  const socket = await openFrom(port, '127.0.0.1');
+  const closed = untilClosed(socket);
+  socket.write('GET /3/genre/movie/list HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+  const { got, ms } = await closed;
   expect(got).toMatch(/^HTTP\/1\.1 408/);
   expect(ms).toBeLessThan(2_000);
 });

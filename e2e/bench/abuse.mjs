@@ -233,7 +233,7 @@ async function idleSockets(target, seconds) {
     // how long the socket then lives until the server drops it is what the limits decide.
     let connectedAt = null;
     socket.on('connect', () => (connectedAt = performance.now()));
-    socket.on('data', () => {}); // a 408, most likely
+    socket.on('data', () => {}); // nothing is expected: a silent connection is closed without an answer
     socket.on('error', () => (stats.refusedOrReset += 1));
     socket.on('close', () => {
       sockets.delete(socket);

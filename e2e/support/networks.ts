@@ -20,9 +20,8 @@ export async function forwardFromNetwork(sitePort: number, network: number): Pro
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
     // The site's end is opened with the first bytes the browser sends, not before: Chromium opens
-    // spare connections it may never use, and the site answers a silent connection with a 408
-    // after 1.5 s, which a connection opened at once would hand the browser as the answer to
-    // its next request.
+    // spare connections it may never use, and the site closes a silent one after 1.5 s, which a
+    // forwarder would see only as its upstream going away under a request it has just passed on.
     client.once('data', (first: Buffer) => {
       const upstream = net.connect({ host: '127.0.0.1', port: sitePort, localAddress: `127.${network}.0.2` });
       sockets.add(upstream);

@@ -33,16 +33,21 @@ export const CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
   idleTimeout: 0,
 });
 
-/** How often Node checks the deadlines: well under them. */
+/** How often the header deadline is checked: well under it. */
 const checkingInterval = (limits: ConnectionLimits) => Math.min(250, limits.headersTimeout / 2);
 
-/** The deadlines as Fastify's options. */
+/**
+ * The deadlines as Fastify's options. Node's own header deadline is only a backstop, at the
+ * request's: Node judges it in the event loop's timer phase, before the bytes that arrived while
+ * the process was busy are read, so after a stall of 1.5 s (a loaded machine, a long GC) it
+ * answered 408 to requests that had come in time. limitConnections judges it after reading them.
+ */
 export function serverOptions(limits: ConnectionLimits) {
   return {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionTimeout: limits.idleTimeout,
-    http: { headersTimeout: limits.headersTimeout, connectionsCheckingInterval: checkingInterval(limits) },
+    http: { headersTimeout: limits.requestTimeout, connectionsCheckingInterval: checkingInterval(limits) },
   };
 }
 
@@ -58,24 +63,70 @@ export interface LimitOptions {
 }
 
 const PIPELINED = Symbol('requests waiting for their answers on this connection');
-type CountedSocket = Socket & { [PIPELINED]?: number };
+const WAITING = Symbol('what the header deadline knows of this connection');
+interface Waiting {
+  /** When its next request began (the connection opened, or bytes came after its last answer); null: none yet. */
+  since: number | null;
+  /** bytesRead when its last answer ended: more means the next request has begun. */
+  readBefore: number;
+}
+type CountedSocket = Socket & { [PIPELINED]?: number; [WAITING]?: Waiting };
 
-/** Applies the per-client cap, the total cap, the silent-socket deadline and the pipeline limit to `app`'s server. */
+const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
+/**
+ * The header deadline: a request's line and headers within headersTimeout of its start. Every
+ * connection waiting for one is checked, then judged once more after the event loop has read what
+ * is pending (setImmediate runs after the poll phase), so time the process spent busy is never
+ * held against a client. A connection that never sent a byte is closed without an answer: a
+ * browser opens spare connections ahead of need, and would take a 408 on one as the answer to the
+ * request it sends there next. Returns what to call when a connection's answers are all sent.
+ */
+function enforceHeaderDeadline(server: FastifyInstance['server'], limits: ConnectionLimits) {
+  const waiting = new Set<CountedSocket>();
+  const late = (socket: CountedSocket, now: number) => {
+    const state = socket[WAITING];
+    if (!state || socket.destroyed || !waiting.has(socket)) return false;
+    if (state.since === null && socket.bytesRead > state.readBefore) state.since = now;
+    return state.since !== null && now - state.since > limits.headersTimeout;
+  };
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const socket of waiting) {
+      if (!late(socket, now)) continue;
+      setImmediate(() => {
+        if (!late(socket, now)) return;
+        waiting.delete(socket);
+        // As Node does: a 408 only where nothing was answered before.
+        if (socket.bytesRead > 0 && socket.bytesWritten === 0) socket.end(TIMED_OUT, () => socket.destroy());
+        else socket.destroy();
+      });
+    }
+  }, checkingInterval(limits));
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
+  server.on('connection', (socket: CountedSocket) => {
+    socket[WAITING] = { since: Date.now(), readBefore: 0 };
+    waiting.add(socket);
+    socket.once('close', () => waiting.delete(socket));
+  });
+  return {
+    began: (socket: CountedSocket) => waiting.delete(socket),
+    answered(socket: CountedSocket) {
+      if (socket.destroyed) return;
+      socket[WAITING] = { since: null, readBefore: socket.bytesRead };
+      waiting.add(socket);
+    },
+  };
+}
+
+/** Applies the per-client cap, the total cap, the header deadline and the pipeline limit to `app`'s server. */
 export function limitConnections(app: FastifyInstance, limits: ConnectionLimits, { trusted, fairShare = false }: LimitOptions = {}): void {
   const server = app.server;
+  const headers = enforceHeaderDeadline(server, limits);
   const byClient = new Map<string, Set<Socket>>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    // Node answers a socket that sends nothing 408 and closes it on its first check past
-    // headersTimeout; this is the backstop for one it lets through, so it must not come first.
-    const silent = setTimeout(
-      () => {
-        if (socket.bytesRead === 0) socket.destroy();
-      },
-      limits.headersTimeout + 2 * checkingInterval(limits),
-    );
-    silent.unref();
-    socket.once('close', () => clearTimeout(silent));
     const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
     const mine = key === null ? null : (byClient.get(key) ?? new Set<Socket>());
     if (mine && mine.size >= limits.connectionsPerClient) {
@@ -104,9 +155,11 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
   // Before the server's own handler, so a connection over its pipeline limit is closed before any work.
   server.prependListener('request', (req, res) => {
     const socket = req.socket as CountedSocket;
+    headers.began(socket);
     socket[PIPELINED] = (socket[PIPELINED] ?? 0) + 1;
     res.once('close', () => {
       socket[PIPELINED] = (socket[PIPELINED] ?? 1) - 1;
+      if (socket[PIPELINED] === 0) headers.answered(socket);
     });
     if (socket[PIPELINED] > limits.pipelinedRequests) socket.destroy();
   });

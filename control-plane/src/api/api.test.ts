@@ -486,8 +486,8 @@ describe('the API server’s connection limits', { timeout: 60_000 }, () => {
     const { port } = new URL(base);
     const closedInOrder: string[] = [];
     // A connection's life counts from before it dials, so the server's clock for it cannot start
-    // earlier than the test's. It reads what it is sent: Node answers a silent connection with a
-    // 408 before closing it, and a socket that leaves those bytes unread never sees its close.
+    // earlier than the test's. It reads whatever it is sent, so that nothing left unread can keep
+    // it from seeing its close.
     const dial = (name: string) => {
       const dialled = Date.now();
       const socket = net.connect(Number(port), '127.0.0.1').resume();
