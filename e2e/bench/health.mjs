@@ -80,7 +80,7 @@ async function serve(deployDir) {
   const collector = createCollector({
     store,
     // The benchmark's own secret, given by the load generator, which signs each page load's ticket.
-    secrets: ticketSecrets(),
+    secrets: ticketSecrets({ current: process.env.NETNET_TICKET_SECRET }),
     isKnownRelease: (remote, release) => RELEASES.some(([name, version]) => name === remote && version === release),
     clientOf: (req) => String(req.headers['x-forwarded-for'] ?? req.socket.remoteAddress),
     env: {},

@@ -15,10 +15,11 @@ import {
   createLogger,
   limitConnections,
   loggerOptions,
+  parseTrustedProxies,
   readConfig,
   serverOptions,
-  trustedProxiesFrom,
   viaHttps,
+  type ConfigOf,
   type ConnectionLimits,
   type Logger,
 } from '@netnet/server-kit';
@@ -62,13 +63,21 @@ export interface ServeOptions {
   services?: Service[];
   /** The dev servers the requesting browser has pinned, which its documents' policy then allows. */
   devServers?: (req: IncomingMessage) => DevServers | null;
-  /** Where NETNET_TRUSTED_PROXIES and NETNET_CONNECTIONS_PER_CLIENT are read (process.env). */
+  /** The server's part of the shell's config (./config.ts); read from `env` when not given. */
+  config?: ServeConfig;
+  /** The environment of the site's origins (its content policy) and, without `config`, of the config. */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
 
-// The one variable every site server reads, as the shell's config names it.
-const SERVE_VARIABLES = { connectionsPerClient: SHELL_VARIABLES.connectionsPerClient };
+// The variables every site server reads, as the shell's config names them.
+const SERVE_VARIABLES = {
+  host: SHELL_VARIABLES.host,
+  connectionsPerClient: SHELL_VARIABLES.connectionsPerClient,
+  trustedProxies: SHELL_VARIABLES.trustedProxies,
+  trustedProxySecret: SHELL_VARIABLES.trustedProxySecret,
+};
+export type ServeConfig = ConfigOf<typeof SERVE_VARIABLES>;
 
 const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain').send('Not found');
 
@@ -86,11 +95,11 @@ export async function serveApp({
   services = [],
   devServers,
   env = process.env,
+  config = readConfig(SERVE_VARIABLES, env),
   logger = createLogger('site', env),
 }: ServeOptions): Promise<Server> {
-  const { connectionsPerClient } = readConfig(SERVE_VARIABLES, env);
-  const all: ConnectionLimits = { ...LIMITS, connectionsPerClient, ...limits };
-  const trusted = trustedProxiesFrom(env);
+  const all: ConnectionLimits = { ...LIMITS, connectionsPerClient: config.connectionsPerClient, ...limits };
+  const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
   const realRoot = realpathSync(dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
   const served = only ?? (() => true);
@@ -165,7 +174,7 @@ export async function serveApp({
     else void reply.code(500).type('text/plain').send('Server error');
   });
 
-  await app.listen({ port, host: host ?? (env.HOST || process.env.HOST || '127.0.0.1') });
+  await app.listen({ port, host: host ?? config.host });
   // Once listening, an error is one accepted socket's (too many open files, most likely): said, not fatal.
   let saidAt = 0;
   app.server.on('error', (error) => {

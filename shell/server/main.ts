@@ -21,7 +21,7 @@ void (async () => {
       name: config.instanceName ?? `shell:${config.port}`,
       hintsAsLinkHeaders: config.earlyHints === 'link',
       log: (line) => logger.info(line),
-      start: () => serveShell({ port: config.port, logger }),
+      start: () => serveShell({ port: config.port, config, logger }),
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

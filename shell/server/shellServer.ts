@@ -30,8 +30,8 @@ import {
   ticketSecrets,
   watchMap,
 } from '@netnet/control-plane/instance';
-import { clientAddress, createLogger, trustedProxiesFrom, viaHttps, type Logger } from '@netnet/server-kit';
-import { readShellConfig } from './config.ts';
+import { clientAddress, createLogger, parseTrustedProxies, viaHttps, type Logger } from '@netnet/server-kit';
+import { readShellConfig, type ShellConfig } from './config.ts';
 import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,6 +68,8 @@ export interface ShellOptions {
   ssr?: boolean;
   /** An openDatabase() result to use (else one is opened, and closed with the server). */
   database?: Awaited<ReturnType<typeof openDatabase>>;
+  /** The instance's config, read once by its entry (./main.ts); read from `env` when not given. */
+  config?: ShellConfig;
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
@@ -75,8 +77,7 @@ export interface ShellOptions {
 export type ShellServer = Server & { storeState: () => unknown };
 
 /** The shell's server, listening; closing it closes the store. */
-export async function serveShell({ port, environment, ssr, database, env = process.env, logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
-  const config = readShellConfig(env);
+export async function serveShell({ port, environment, ssr, database, env = process.env, config = readShellConfig(env), logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
   const environmentName = environment ?? config.environment;
   const renders = ssr ?? config.ssr === 'on';
   const ownDatabase = !database;
@@ -89,7 +90,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   const live = await watchMap({ db: store.pool, config: store.config, environment: environmentName, log: (line: string) => storeLog.info(line), onChange: () => mapChanged() });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
-  const trusted = trustedProxiesFrom(env);
+  const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
   const devPinsOf = new WeakMap<IncomingMessage, ReturnType<typeof devPinsFor>>();
   // Anyone can make a refused pin with a link: its line says what was asked, quoted, at most every 10 s.
   const refusedPin = throttledLog((line: string) => logger.warn(line));
@@ -139,7 +140,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   };
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
   // A page gets its ticket once it runs (POST /health/ticket), never with its HTML or its map.
-  const secrets = ticketSecrets({ local: environmentName !== 'production' });
+  const secrets = ticketSecrets({ current: config.ticketSecret, previous: config.ticketSecretPrevious, local: environmentName !== 'production' });
   const pageServer = createRequire(import.meta.url)(join(root, 'shell/dist/server/pageServer.js')) as PageServerBuild;
   const tickets = createTicketService({
     secrets,
@@ -188,6 +189,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
       return Object.keys(pins).length ? devPinSources(pins) : null;
     },
     env,
+    config,
     logger,
   })) as ShellServer;
   // What the instance's health endpoint tells of the store: the map it serves and how fresh it is.

@@ -264,17 +264,17 @@ describe('the secrets', () => {
   it('come from NETNET_TICKET_SECRET, with NETNET_TICKET_SECRET_PREVIOUS verifying too', () => {
     const current = 'c'.repeat(32);
     const previous = 'p'.repeat(40);
-    assert.deepEqual(ticketSecrets({ env: { NETNET_TICKET_SECRET: current } }), [Buffer.from(current)]);
-    assert.deepEqual(ticketSecrets({ env: { NETNET_TICKET_SECRET: current, NETNET_TICKET_SECRET_PREVIOUS: previous } }), [Buffer.from(current), Buffer.from(previous)]);
+    assert.deepEqual(ticketSecrets({ current }), [Buffer.from(current)]);
+    assert.deepEqual(ticketSecrets({ current, previous }), [Buffer.from(current), Buffer.from(previous)]);
   });
 
   it('are random per start in local mode without one, and required with 32 bytes anywhere else', () => {
-    const [one] = ticketSecrets({ env: {}, local: true });
-    const [two] = ticketSecrets({ env: {}, local: true });
+    const [one] = ticketSecrets({ local: true });
+    const [two] = ticketSecrets({ local: true });
     assert.equal(one?.length, 32);
     assert.notDeepEqual(one, two);
-    assert.throws(() => ticketSecrets({ env: {} }), /NETNET_TICKET_SECRET is not set/);
-    assert.throws(() => ticketSecrets({ env: { NETNET_TICKET_SECRET: 'short' } }), /at least 32 bytes/);
-    assert.throws(() => ticketSecrets({ env: { NETNET_TICKET_SECRET: 'c'.repeat(32), NETNET_TICKET_SECRET_PREVIOUS: 'short' } }), /at least 32 bytes/);
+    assert.throws(() => ticketSecrets({}), /NETNET_TICKET_SECRET is not set/);
+    assert.throws(() => ticketSecrets({ current: 'short' }), /at least 32 bytes/);
+    assert.throws(() => ticketSecrets({ current: 'c'.repeat(32), previous: 'short' }), /at least 32 bytes/);
   });
 });

@@ -74,17 +74,16 @@ const PREVIOUS_SECRET_VARIABLE = 'NETNET_TICKET_SECRET_PREVIOUS';
 /**
  * The secrets tickets are signed with: the first signs, every one verifies, so a secret can be
  * rotated (the old one moved to NETNET_TICKET_SECRET_PREVIOUS) without refusing tickets already
- * handed out. From the environment; in local mode without one, a random secret for this start
+ * handed out. `current` and `previous` are those two variables; in local mode without one, a random secret for this start
  * (tickets then die with the process, which local mode can afford). Anywhere else a missing or
  * short secret throws: several servers must share it, and a guessable one forges tickets.
  */
-export function ticketSecrets({ env = process.env, local = false }: { env?: NodeJS.ProcessEnv; local?: boolean } = {}): Buffer[] {
-  const current = env[SECRET_VARIABLE];
+export function ticketSecrets({ current, previous, local = false }: { current?: string; previous?: string; local?: boolean }): Buffer[] {
   if (!current) {
     if (local) return [randomBytes(TICKET.minSecretBytes)];
     throw new Error(`${SECRET_VARIABLE} is not set: release-health tickets need a secret shared by the site's servers`);
   }
-  const secrets = [current, env[PREVIOUS_SECRET_VARIABLE]].filter((secret): secret is string => Boolean(secret)).map((secret) => Buffer.from(secret, 'utf8'));
+  const secrets = [current, previous].filter((secret): secret is string => Boolean(secret)).map((secret) => Buffer.from(secret, 'utf8'));
   if (secrets.some((secret) => secret.length < TICKET.minSecretBytes)) {
     throw new Error(`${SECRET_VARIABLE} (and ${PREVIOUS_SECRET_VARIABLE}) must be at least ${TICKET.minSecretBytes} bytes`);
   }
