@@ -291,18 +291,6 @@ function renderedWith(html: string): Rendered | undefined {
   return (JSON.parse(json) as { chosen: Record<string, Rendered> }).chosen[REMOTE];
 }
 
-/** What the shell's server reports (it runs in this worker) while `run` lasts. */
-async function serverReports(during: () => Promise<void>): Promise<string[]> {
-  const reports: string[] = [];
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => void reports.push(args.map(String).join(' '));
-  try {
-    await during();
-  } finally {
-    console.warn = warn;
-  }
-  return reports;
-}
 
 /** The release of remote-auth the browser loaded (window['netnet:remotes']). */
 const loadedAuth = (page: Page) =>
@@ -354,11 +342,11 @@ withShell.describe('server fallbacks', () => {
     if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
   });
 
-  withShell('a canary whose server build throws: the server answers with stable’s render, and the page works', async ({ page, request, baseURL }) => {
+  withShell('a canary whose server build throws: the server answers with stable’s render, and the page works', async ({ page, request, baseURL, specShell }) => {
     const fellBack = async () => sumOf(await metricsOf(baseURL!), 'netnet_health_reports_total', { release: CANARY, channel: 'canary', outcome: 'fell-back' });
     const before = await fellBack();
     let html = '';
-    const reports = await serverReports(async () => {
+    const reports = await specShell.logged(async () => {
       const response = await request.get('/');
       expect(response.status()).toBe(200);
       html = await response.text();
@@ -388,10 +376,10 @@ withShell.describe('server fallbacks', () => {
     await expectWorkingSignUp(page);
   });
 
-  withShell('a canary whose server build hangs: stable’s render, answered within about a second', async ({ page, request }) => {
+  withShell('a canary whose server build hangs: stable’s render, answered within about a second', async ({ page, request, specShell }) => {
     let html = '';
     let took = 0;
-    const reports = await serverReports(async () => {
+    const reports = await specShell.logged(async () => {
       const started = Date.now();
       const response = await request.get('/login');
       took = Date.now() - started;
@@ -412,11 +400,11 @@ withShell.describe('server fallbacks', () => {
     await expectWorkingSignUp(page);
   });
 
-  withShell('a stable release without a server build: the page comes with the area to render, and the browser renders it', async ({ page, request }) => {
+  withShell('a stable release without a server build: the page comes with the area to render, and the browser renders it', async ({ page, request, specShell }) => {
     await cli('rollout', 'rollback', REMOTE);
     await cli('rollout', 'stable', REMOTE, BARE);
     let html = '';
-    const reports = await serverReports(async () => {
+    const reports = await specShell.logged(async () => {
       const response = await request.get('/');
       expect(response.status()).toBe(200);
       html = await response.text();

@@ -20,12 +20,18 @@ interface GuardOptions {
 }
 
 interface ShellServerModule {
-  serveShell(options: { port: number; environment: string }): Promise<Server>;
+  serveShell(options: { port: number; environment: string; logger: unknown }): Promise<Server>;
+}
+
+interface ServerKitModule {
+  createLogger(service: string, env: NodeJS.ProcessEnv, destination: { write(line: string): void }): unknown;
 }
 
 export interface SpecShell {
   /** The origin its pages are served from. */
   url: string;
+  /** The messages the shell's server logs while `during` runs. */
+  logged(during: () => Promise<void>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -57,11 +63,32 @@ async function stopGuard(guard: ChildProcess): Promise<void> {
 /** `guard`: run the release guard on the environment's canaries, as `npm start` does. */
 export async function startShell(environment: string, { guard = false }: { guard?: false | GuardOptions } = {}): Promise<SpecShell> {
   const { serveShell } = (await import(pathToFileURL(join(root, 'shell', 'server', 'shellServer.ts')).href)) as ShellServerModule;
-  const server = await serveShell({ port: 0, environment });
+  const { createLogger } = (await import(pathToFileURL(join(root, 'server-kit', 'src', 'index.ts')).href)) as ServerKitModule;
+  // Its log lines are printed as they come, and handed to whoever is reading them.
+  const readers = new Set<(message: string) => void>();
+  const logger = createLogger('shell', process.env, {
+    write(line: string) {
+      process.stdout.write(line);
+      const { msg } = JSON.parse(line) as { msg?: string };
+      if (msg) for (const read of readers) read(msg);
+    },
+  });
+  const server = await serveShell({ port: 0, environment, logger });
   const guardProcess = guard ? startGuard(environment, guard) : null;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,
+    async logged(during) {
+      const messages: string[] = [];
+      const read = (message: string) => void messages.push(message);
+      readers.add(read);
+      try {
+        await during();
+      } finally {
+        readers.delete(read);
+      }
+      return messages;
+    },
     close: async () => {
       if (guardProcess) await stopGuard(guardProcess);
       await new Promise<void>((done) => {

@@ -7,9 +7,13 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** The process's logger; NETNET_LOG_LEVEL (info by default: trace, debug, info, warn, error, fatal or silent). */
-export function createLogger(service: string, env: NodeJS.ProcessEnv = process.env): Logger {
-  return pino({ base: { service }, level: env.NETNET_LOG_LEVEL || 'info' });
+/**
+ * The process's logger; NETNET_LOG_LEVEL (info by default: trace, debug, info, warn, error, fatal
+ * or silent). Its lines go to standard output, or to `destination` (a test that reads them).
+ */
+export function createLogger(service: string, env: NodeJS.ProcessEnv = process.env, destination?: pino.DestinationStream): Logger {
+  const options = { base: { service }, level: env.NETNET_LOG_LEVEL || 'info' };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Fastify's options for a logger: a request id of our own making (a client's header is not believed), no line per request. */

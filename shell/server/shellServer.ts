@@ -40,7 +40,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 interface PageServerBuild {
   identityOf: Parameters<typeof createTicketService>[0]['identityOf'];
   ticketReleasesOf(map: unknown, identity: unknown): ReturnType<Parameters<typeof createTicketService>[0]['releasesFor']>;
-  createSandboxedPool(options: { serverBuild: string; config: unknown }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
+  createSandboxedPool(options: { serverBuild: string; config: unknown; log: (line: string) => void }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
   createPageServer(options: {
     template: string;
     config: unknown;
@@ -48,6 +48,7 @@ interface PageServerBuild {
     areas?: unknown;
     onServerFallback?: (release: { remote: string; version: string; channel: string }, identity: { member?: string; device: string }, req: IncomingMessage) => void;
     cookiesFor?: (req: IncomingMessage) => string[];
+    log?: { warn(line: string): void; error(line: string): void };
   }): ((req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => Promise<void>) & { warmUp(): Promise<void>; followMap(): void };
 }
 
@@ -151,13 +152,15 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live, env) });
   const healthLog = logger.child({ part: 'health' });
   // Each release's server build renders in processes of its own, never in this one (docs/sandbox.md).
-  const areas = renders ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig() }) : undefined;
+  const renderLog = logger.child({ part: 'render' });
+  const areas = renders ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig(), log: (line) => renderLog.warn(line) }) : undefined;
   const pages = renders
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
         config: site.runtimeConfig(),
         remoteMap,
         areas,
+        log: { warn: (line) => renderLog.warn(line), error: (line) => renderLog.error(line) },
         // What the server saw fail itself counts, for the request's device and network.
         onServerFallback: ({ remote, version, channel }, { member, device }, req) =>
           void collector.recordServerFallback({ remote, release: version, channel }, deviceTag(secrets, member ?? device), req).catch((error: Error) => {

@@ -5,10 +5,11 @@
 // heard), and polls the map's version every few seconds as a backstop. The database being away,
 // slow or suddenly empty never means "no releases": the last good map stays, and state() says how
 // old it is.
-import pg from 'pg';
+import type pg from 'pg';
 import { DeployError, messageOf } from '../errors.ts';
 import type { Queryable } from './database.ts';
 import { QA_TOKENS_CHANNEL, standingQaTokens } from './qaTokens.ts';
+import { storeNotifications } from './notifications.ts';
 import { listReleases, RELEASES_CHANNEL, type Releases } from './releases.ts';
 import { readRollout, ROLLOUT_CHANNEL, type Rollout } from './rollouts.ts';
 
@@ -59,8 +60,6 @@ export async function watchMap({
   let snapshot: Snapshot | null = null;
   let readAt = 0;
   let lastError: unknown = null;
-  let listening = false;
-  let listener: pg.Client | null = null;
   let closed = false;
   let refreshing: Promise<void> | null = null;
   let again: Promise<void> | null = null;
@@ -111,34 +110,15 @@ export async function watchMap({
     return refreshing;
   }
 
-  async function listen() {
-    if (closed) return;
-    const client = new pg.Client({ ...config, connectionTimeoutMillis: 3_000, keepAlive: true, application_name: 'netnet-listen' });
-    listener = client;
-    const reconnect = () => {
-      if (listener !== client) return;
-      listening = false;
-      listener = null;
-      client.end().catch(() => {});
-      if (!closed) setTimeout(listen, 1_000).unref();
-    };
-    client.on('error', reconnect);
-    client.on('end', reconnect);
-    client.on('notification', ({ channel, payload }) => {
-      if (channel === RELEASES_CHANNEL || payload?.split(' ')[0] === environment) void refresh();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${ROLLOUT_CHANNEL}`);
-      await client.query(`LISTEN ${RELEASES_CHANNEL}`);
-      await client.query(`LISTEN ${QA_TOKENS_CHANNEL}`);
-      listening = true;
-      // Whatever changed while this connection was down.
-      await refresh();
-    } catch {
-      reconnect();
-    }
-  }
+  const notifications = storeNotifications(config, {
+    name: 'netnet-listen',
+    channels: [ROLLOUT_CHANNEL, RELEASES_CHANNEL, QA_TOKENS_CHANNEL],
+    onNotification: (channel, payload) => {
+      if (channel === RELEASES_CHANNEL || payload.split(' ')[0] === environment) void refresh();
+    },
+    // Whatever changed while no connection listened.
+    onListening: () => refresh(),
+  });
 
   async function poll() {
     if (closed) return;
@@ -156,7 +136,7 @@ export async function watchMap({
     await refresh();
     if (!snapshot) await new Promise((resolve) => setTimeout(resolve, wait));
   }
-  await listen();
+  await notifications.start();
   const poller = setInterval(poll, pollMs);
   poller.unref();
 
@@ -166,7 +146,7 @@ export async function watchMap({
     current: () => snapshot ?? first,
     state: () => ({
       version: (snapshot ?? first).version,
-      listening,
+      listening: notifications.listening(),
       stale: lastError !== null,
       ...(lastError ? { error: messageOf(lastError) } : {}),
       ageMs: Date.now() - readAt,
@@ -175,9 +155,7 @@ export async function watchMap({
     async close() {
       closed = true;
       clearInterval(poller);
-      const client = listener;
-      listener = null;
-      await client?.end().catch(() => {});
+      await notifications.close();
     },
   };
 }

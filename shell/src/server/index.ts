@@ -70,7 +70,16 @@ export interface PageServerOptions {
    * that release: the server saw it, so the page need not (and cannot) say so.
    */
   onServerFallback?: (release: TicketRelease, identity: TicketIdentity, req: IncomingMessage) => void;
+  /** Where its lines go: the server's logger (default: the console). */
+  log?: PageLog;
 }
+
+export interface PageLog {
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+const consoleLog: PageLog = { warn: (line) => console.warn(`[netnet] ${line}`), error: (line) => console.error(`[netnet] ${line}`) };
 
 /** What the server in front knows about a request that its headers alone cannot be trusted for (shell/server/httpServer.ts). */
 export interface RequestFacts {
@@ -118,7 +127,7 @@ interface Area {
   hashes: ReadonlyMap<string, string> | null;
 }
 
-export function createPageServer({ template, config, remoteMap, areas, cookiesFor = () => [], budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback }: PageServerOptions): PageServer {
+export function createPageServer({ template, config, remoteMap, areas, cookiesFor = () => [], budgetMs = BUDGET_MS, renders = {}, ticket, onServerFallback, log = consoleLog }: PageServerOptions): PageServer {
   const page = parseTemplate(template);
   setRuntimeConfig(config);
   const routes = compileRoutes();
@@ -131,7 +140,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
     leftToBrowser += 1;
     const now = Date.now();
     if (now - loggedAt < OVERFLOW_LOG_MS) return;
-    console.warn(`[netnet] renders at their cap (${gate.inFlight} running, ${gate.waiting} waiting): ${leftToBrowser} page(s) left to the browser since the last note.`);
+    log.warn(`renders at their cap (${gate.inFlight} running, ${gate.waiting} waiting): ${leftToBrowser} page(s) left to the browser since the last note.`);
     loggedAt = now;
     leftToBrowser = 0;
   };
@@ -214,7 +223,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       mapDocument = remoteMap(req);
       map = mapOf(mapDocument);
     } catch (error) {
-      console.warn(`[netnet] ${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
+      log.warn(`${url.pathname} rendered in the browser: ${error instanceof Error ? error.message : error}`);
       return clientOnly();
     }
     followMap(map, areas);
@@ -271,10 +280,10 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
           areas.pageFailed(choice, entry.module, thrown);
           fault = thrown;
         }
-        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${JSON.stringify(messageOf(result.errors[0]))}`);
+        log.warn(`${entry.remote} ${choice.version} (${choice.channel}) failed to render ${url.pathname} on the server: ${JSON.stringify(messageOf(result.errors[0]))}`);
       } catch (error) {
         if (choice.channel !== 'stable') fault = error instanceof AreaRenderError ? error.fault : messageOf(error);
-        console.warn(`[netnet] ${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${JSON.stringify(messageOf(error))}`);
+        log.warn(`${entry.remote} ${choice.version} (${choice.channel}) could not render on the server: ${JSON.stringify(messageOf(error))}`);
       }
       return null;
     }
@@ -283,7 +292,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
     try {
       result = area?.result ?? (await renderArea({ location, auth, page: { key, Page: null }, budgetMs }));
     } catch (error) {
-      console.error(`[netnet] the shell failed to render ${url.pathname} on the server: ${messageOf(error)}`);
+      log.error(`the shell failed to render ${url.pathname} on the server: ${messageOf(error)}`);
       return clientOnly();
     }
 
@@ -323,7 +332,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       try {
         followMap(membersMap(), areas);
       } catch (error) {
-        console.warn(`[netnet] the new map was not followed: ${messageOf(error)}`);
+        log.warn(`the new map was not followed: ${messageOf(error)}`);
       }
     },
     warmUp: async () => {

@@ -1,12 +1,12 @@
 // What makes every open console show a change within a second, whoever made it (the CLI, a
 // pipeline, the guard, another person): the store announces each map change and each release
 // (NOTIFY netnet_rollout / netnet_releases, store/rollouts.ts and store/releases.ts), this process
-// listens on one connection of its own (as store/liveMap.ts does for the site's servers) and
-// passes each announcement to the consoles open on that environment as a server-sent event.
-// A lost connection is made again; the consoles are then told to read everything afresh, since
-// an announcement made meanwhile was never heard.
+// listens (store/notifications.ts, as the site's servers do) and passes each announcement to the
+// consoles open on that environment as a server-sent event. When the listening connection is
+// lost and made again, the consoles are told to read everything afresh.
 import type http from 'node:http';
-import pg from 'pg';
+import type pg from 'pg';
+import { storeNotifications } from '../../store/notifications.ts';
 import { RELEASES_CHANNEL } from '../../store/releases.ts';
 import { ROLLOUT_CHANNEL } from '../../store/rollouts.ts';
 
@@ -28,49 +28,23 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
 
 export function consoleEvents(config: pg.ClientConfig): ConsoleEvents {
   const subscribers = new Set<Subscriber>();
-  let listener: pg.Client | null = null;
-  let connecting: Promise<void> | null = null;
-  let closed = false;
-
   const broadcast = (event: string, data: unknown, environment?: string) => {
     for (const subscriber of subscribers) if (environment === undefined || subscriber.environment === environment) subscriber.res.write(frame(event, data));
   };
-
-  async function listen() {
-    if (closed || listener) return;
-    const client = new pg.Client({ ...config, connectionTimeoutMillis: 3_000, keepAlive: true, application_name: 'netnet-console-events' });
-    const reconnect = () => {
-      if (listener !== client) return;
-      listener = null;
-      client.end().catch(() => {});
-      broadcast('store', { listening: false });
-      if (!closed && subscribers.size > 0) setTimeout(() => void start(), 1_000).unref();
-    };
-    client.on('error', reconnect);
-    client.on('end', reconnect);
-    client.on('notification', ({ channel, payload = '' }) => {
+  // Started by the first console to open, and kept only while one is open.
+  const notifications = storeNotifications(config, {
+    name: 'netnet-console-events',
+    channels: [ROLLOUT_CHANNEL, RELEASES_CHANNEL],
+    onNotification: (channel, payload) => {
       const [first = '', version = ''] = payload.split(' ');
       if (channel === ROLLOUT_CHANNEL) broadcast('rollout', { environment: first, mapVersion: Number(version) }, first);
       else if (channel === RELEASES_CHANNEL) broadcast('release', { remote: first, version });
-    });
-    listener = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${ROLLOUT_CHANNEL}`);
-      await client.query(`LISTEN ${RELEASES_CHANNEL}`);
-      // Anything announced while no connection listened: read it all again.
-      broadcast('store', { listening: true });
-    } catch {
-      reconnect();
-    }
-  }
-
-  function start(): Promise<void> {
-    connecting ??= listen().finally(() => {
-      connecting = null;
-    });
-    return connecting;
-  }
+    },
+    // Anything announced while no connection listened: read it all again.
+    onListening: () => broadcast('store', { listening: true }),
+    onLost: () => broadcast('store', { listening: false }),
+    keepListening: () => subscribers.size > 0,
+  });
 
   return {
     subscribe(environment, req, res) {
@@ -85,7 +59,7 @@ export function consoleEvents(config: pg.ClientConfig): ConsoleEvents {
       res.write('retry: 1000\n\n');
       const subscriber = { environment, res };
       subscribers.add(subscriber);
-      res.write(frame('store', { listening: listener !== null && connecting === null }));
+      res.write(frame('store', { listening: notifications.listening() }));
       const heartbeat = setInterval(() => res.write(': alive\n\n'), HEARTBEAT_MS);
       const leave = () => {
         clearInterval(heartbeat);
@@ -93,15 +67,12 @@ export function consoleEvents(config: pg.ClientConfig): ConsoleEvents {
       };
       req.once('close', leave);
       res.once('close', leave);
-      void start();
+      void notifications.start();
     },
     async close() {
-      closed = true;
       for (const { res } of subscribers) res.end();
       subscribers.clear();
-      const client = listener;
-      listener = null;
-      await client?.end().catch(() => {});
+      await notifications.close();
     },
   };
 }
