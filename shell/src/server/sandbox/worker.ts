@@ -38,6 +38,9 @@ const SHARED = {
 // modules; the permission model decides what they may touch.
 declare const __non_webpack_require__: NodeJS.Require;
 
+/** How long a warm-up render may wait for its catalogue calls. */
+const WARM_UP_DATA_MS = 1_000;
+
 const send = (message: FromWorker) => process.send?.(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Why the release failed to load, in words; a reach past the sandbox is named for what it tried. */
@@ -88,11 +91,13 @@ async function load({ remote, entry, publicPath, code, modules, config }: LoadMe
     if (!page?.default) throw new Error(`${name}/${module} did not provide a page.`);
     pages.set(module, page.default);
   }
-  // One render of each page with no time for data (it renders loading), so a member's first
-  // render does not pay for a cold process and miss its deadline.
+  // One render of each page, with its catalogue calls, so a member's first render does not pay
+  // for a cold process (its code, its first connection to the catalogue, the fetch client's own
+  // start) and miss its deadline: without data, a busy machine's first title page still missed it.
+  // A catalogue that is away costs this at most WARM_UP_DATA_MS a page; renders fall back meanwhile.
   for (const sample of samplePages(remote)) {
     const Page = pages.get(sample.module);
-    if (Page) await renderArea({ location: sample.location, auth: sample.auth, page: { key: sample.key, Page }, budgetMs: 0 }).catch(() => {});
+    if (Page) await renderArea({ location: sample.location, auth: sample.auth, page: { key: sample.key, Page }, budgetMs: WARM_UP_DATA_MS }).catch(() => {});
   }
 }
 
