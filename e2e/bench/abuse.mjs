@@ -378,6 +378,31 @@ function post(target, { headers = {}, body }) {
   });
 }
 
+/** A page load's release-health ticket, as the site gives one to a running page (POST /health/ticket), from JUNK_FROM. */
+function pageTicket(target) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: target.address,
+        port: target.port,
+        localAddress: JUNK_FROM,
+        method: 'POST',
+        path: '/health/ticket',
+        agent: false,
+        headers: { host: target.host, origin: `http://${target.host}`, 'sec-fetch-site': 'same-origin', cookie: `netnet-device=${randomBytes(16).toString('hex')}` },
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(body).ticket) : reject(new Error(`POST /health/ticket: ${response.statusCode}`))));
+      },
+    );
+    request.setTimeout(VISITOR_TIMEOUT_MS, () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 /** Every session the site counted so far (netnet_health_reports_total over `origins`' /metrics), or null when one hides it. */
 async function countedSessions(origins) {
   let total = 0;
@@ -393,8 +418,8 @@ async function countedSessions(origins) {
 
 /** What an outsider's invented reports get, and how many sessions the site counted meanwhile. */
 async function forgedReports(target, metricsOrigins) {
-  const map = async () => (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json();
-  const { ticket, remotes } = await map();
+  const { remotes } = await (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json();
+  const ticket = await pageTicket(target);
   const remote = 'remote-title';
   const release = remotes[remote].stable.version;
   const invented = Array.from({ length: 50 }, () => ({ remote, release, channel: 'canary', outcome: 'fell-back' }));
@@ -425,13 +450,14 @@ async function forgedReports(target, metricsOrigins) {
 
 /** Junk at 50/s and 10 valid reports from the same address, over `seconds`. */
 async function junkReports(target, seconds) {
-  // Each valid report is another page load's: its own map, with its own ticket.
-  const maps = [];
-  for (let i = 0; i < VALID_REPORTS; i += 1) maps.push(await (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json());
+  // Each valid report is another page load's, with its own ticket.
+  const { remotes } = await (await fetch(`http://${target.host}/remotes.json`, { signal: AbortSignal.timeout(10_000) })).json();
+  const tickets = [];
+  for (let i = 0; i < VALID_REPORTS; i += 1) tickets.push(await pageTicket(target));
   const remote = 'remote-title';
-  const release = maps[0].remotes[remote].stable.version;
-  const validOf = ({ ticket }) => JSON.stringify({ ticket, reports: [{ remote, release, channel: 'stable', outcome: 'loaded' }] });
-  const valid = validOf(maps[0]);
+  const release = remotes[remote].stable.version;
+  const validOf = (ticket) => JSON.stringify({ ticket, reports: [{ remote, release, channel: 'stable', outcome: 'loaded' }] });
+  const valid = validOf(tickets[0]);
   const junk = [
     { body: 'not json' },
     { body: '{"reports":[]}' },
@@ -450,7 +476,7 @@ async function junkReports(target, seconds) {
     if (wait > 0) await sleep(wait);
     sent.push(post(target, junk[i % junk.length]).then((status) => (junkStatuses[status] = (junkStatuses[status] ?? 0) + 1)));
     if (i % validEvery === Math.floor(validEvery / 2) && validStatuses.length < VALID_REPORTS) {
-      validStatuses.push(post(target, { body: validOf(maps[validStatuses.length]) }));
+      validStatuses.push(post(target, { body: validOf(tickets[validStatuses.length]) }));
     }
   }
   await Promise.all(sent);
