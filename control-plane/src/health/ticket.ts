@@ -74,9 +74,10 @@ const PREVIOUS_SECRET_VARIABLE = 'NETNET_TICKET_SECRET_PREVIOUS';
 /**
  * The secrets tickets are signed with: the first signs, every one verifies, so a secret can be
  * rotated (the old one moved to NETNET_TICKET_SECRET_PREVIOUS) without refusing tickets already
- * handed out. `current` and `previous` are those two variables; in local mode without one, a random secret for this start
- * (tickets then die with the process, which local mode can afford). Anywhere else a missing or
- * short secret throws: several servers must share it, and a guessable one forges tickets.
+ * handed out. `current` and `previous` are NETNET_TICKET_SECRET and that variable, as the server's
+ * config read them. In local mode without one, a random secret for this start (tickets then die
+ * with the process, which local mode can afford). Anywhere else a missing or short secret throws:
+ * several servers must share it, and a guessable one forges tickets.
  */
 export function ticketSecrets({ current, previous, local = false }: { current?: string; previous?: string; local?: boolean }): Buffer[] {
   if (!current) {
