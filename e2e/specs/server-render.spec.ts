@@ -291,7 +291,6 @@ function renderedWith(html: string): Rendered | undefined {
   return (JSON.parse(json) as { chosen: Record<string, Rendered> }).chosen[REMOTE];
 }
 
-
 /** The release of remote-auth the browser loaded (window['netnet:remotes']). */
 const loadedAuth = (page: Page) =>
   page.evaluate(() => (window as unknown as { 'netnet:remotes'?: Record<string, Rendered & { state: string }> })['netnet:remotes']?.['remote-auth']);
