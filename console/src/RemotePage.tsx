@@ -3,7 +3,7 @@
 import { Actions } from './Actions';
 import { AuditTable } from './AuditTable';
 import type { Change } from './ChangeDialog';
-import { HourChart } from './charts';
+import { HourChart } from './HourChart';
 import { bytes, describePlan, when } from './format';
 import { VerdictBlock } from './OverviewPage';
 import type { RemoteView } from './types';
