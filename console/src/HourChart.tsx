@@ -1,7 +1,8 @@
 // One remote over the last hour as hand-drawn SVG: sessions, failure rate and LCP p75, stable
-// against canary, one path per series and a line per change. Each panel has a label a screen
-// reader reads, and the numbers are in a table beside the chart (a disclosure, made when opened),
-// so every figure is there without the picture. Drawing it is timed (./timing.ts).
+// against canary. Few elements however many minutes and changes: one path per series, and one per
+// kind of mark (the guard's decisions, the other changes). Each panel has a label a screen reader
+// reads, and the numbers and changes are in tables beside the chart (a disclosure, made when
+// opened), so every figure is there without the picture. Drawing it is timed (./timing.ts).
 import { useEffect, useId } from 'react';
 import { Disclosure } from './Disclosure';
 import { clock, ms, percent } from './format';
@@ -113,7 +114,12 @@ export function HourChart({ remote, from, to, stable, canary, marks }: { remote:
   const height = 110;
   const pad = { left: 60, right: 8, top: 8, bottom: 18 };
   const x = (minute: number) => pad.left + ((minute - from) / Math.max(1, to - from)) * (width - pad.left - pad.right);
-  const markX = (iso: string) => x(new Date(iso).getTime() / 60_000).toFixed(1);
+  // Vertical strokes at each change's time, one path per kind.
+  const markPath = (guard: boolean) =>
+    marks
+      .filter((mark) => mark.guard === guard)
+      .map((mark) => `M${x(new Date(mark.at).getTime() / 60_000).toFixed(1)} ${pad.top}V${height - pad.bottom}`)
+      .join('');
   return (
     <section aria-labelledby={`${id}-title`} className="hour-chart">
       <h3 id={`${id}-title`}>The last hour: stable against canary</h3>
@@ -140,11 +146,8 @@ export function HourChart({ remote, from, to, stable, canary, marks }: { remote:
               <text x={width - pad.right} y={height - 4} className="tick" textAnchor="end">
                 {clock(to)}
               </text>
-              {marks.map((mark) => (
-                <line key={`${mark.at}${mark.action}`} x1={markX(mark.at)} x2={markX(mark.at)} y1={pad.top} y2={height - pad.bottom} className={mark.guard ? 'mark guard' : 'mark change'}>
-                  <title>{`${mark.action} by ${mark.actor} at ${mark.at.slice(11, 19)} UTC`}</title>
-                </line>
-              ))}
+              <path d={markPath(true)} className="mark guard" />
+              <path d={markPath(false)} className="mark change" />
               <path d={path(stable, key, x, y)} className="series stable" />
               <path d={path(canary, key, x, y)} className="series canary" />
             </svg>
