@@ -241,6 +241,8 @@ describe('the console page', () => {
     assert.equal(page.status, 200, 'the console is built (node scripts/build.mjs)');
     assert.equal(page.headers.get('content-encoding'), 'br');
     assert.equal(page.headers.get('cache-control'), 'no-store');
+    // Its style sheet and script are asked for as the headers come.
+    assert.match(page.headers.get('link') ?? '', /^<\/console\/console\.[0-9a-f]+\.css>; rel=preload; as=style, <\/console\/console\.[0-9a-f]+\.js>; rel=preload; as=script$/);
     const html = String(page.body.text);
     // Every script is a file of the console's own or data: nothing inline runs.
     for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\bsrc="?\/console\/[\w.-]+\.js"?[\s>]|type="application\/json"/, tag);

@@ -80,7 +80,11 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, b
     Vary: 'Accept-Encoding',
   };
   if (relative === 'index.html') {
-    if (boot) body = Buffer.from(pageWith(body.toString('utf8'), boot, request.log));
+    const html = body.toString('utf8');
+    // The browser starts on the style sheet and the script when the answer's headers come, before its page is read.
+    const preloads = preloadsOf(html);
+    if (preloads) headers.Link = preloads;
+    if (boot) body = Buffer.from(pageWith(html, boot, request.log));
     // The page is made per person (tens of KB with its first view): compressed as it goes, quickly.
     if (brotli) {
       body = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
@@ -95,6 +99,13 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, b
     }
   }
   return reply.code(200).headers({ ...headers, 'Content-Length': body.length }).send(body);
+}
+
+/** The page's own style sheets and scripts, as a Link header of preloads. */
+function preloadsOf(html: string) {
+  const style = [...html.matchAll(/<link\b[^>]*\bhref="?(\/console\/[\w.-]+\.css)"?/g)].map(([, href]) => `<${href}>; rel=preload; as=style`);
+  const script = [...html.matchAll(/<script\b[^>]*\bsrc="?(\/console\/[\w.-]+\.js)"?/g)].map(([, src]) => `<${src}>; rel=preload; as=script`);
+  return [...style, ...script].join(', ');
 }
 
 /** Whether the console is reached over HTTPS (directly, or through a proxy that says so). */
