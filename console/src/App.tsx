@@ -2,22 +2,23 @@
 // what just happened (a live region screen readers announce).
 import { useCallback, useEffect, useState } from 'react';
 import { ApiFailure, call, envPath, setCsrfToken } from './api';
-import { AuditPage } from './AuditPage';
-import { ChangeDialog, type Change, type Outcome } from './ChangeDialog';
+import type { Boot } from './boot';
+import type { Change, Outcome } from './ChangeDialog';
 import { describePlan } from './format';
+import { AuditPage, ChangeDialog, loadLaterViews, RemotePage } from './laterViews';
 import { useLive, useResource } from './live';
 import { OverviewPage } from './OverviewPage';
-import { RemotePage } from './RemotePage';
-import { auditHash, parseRoute, signInSecret, type Route } from './route';
+import { auditHash, routeFor, signInSecret, type Route } from './route';
 import type { AuditView, Overview, Plan, RemoteView, Session } from './types';
+import { ViewBoundary } from './ViewBoundary';
 
 type SessionState = { state: 'checking' } | { state: 'signed-out'; message: string } | { state: 'signed-in'; session: Session };
 
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
 
-function useHash() {
+function useHash(initial: string) {
   // A sign-in link's fragment is no place: useSession takes it out of the address.
-  const [hash, setHash] = useState(() => (signInSecret(window.location.hash) ? '' : window.location.hash));
+  const [hash, setHash] = useState(() => (signInSecret(initial) ? '' : initial));
   useEffect(() => {
     const update = () => setHash(window.location.hash);
     window.addEventListener('hashchange', update);
@@ -26,19 +27,23 @@ function useHash() {
   return hash;
 }
 
-function useSession(): [SessionState, (state: SessionState) => void] {
-  const [state, setState] = useState<SessionState>({ state: 'checking' });
+const NOT_SIGNED_IN = 'not signed in: open the sign-in link you were given.';
+
+/** The page's session (the server read the cookie), else a sign-in link's, else the API's answer. */
+function useSession(boot: Boot | null, hash: string): [SessionState, (state: SessionState) => void] {
+  const [secret] = useState(() => signInSecret(hash));
+  const [state, setState] = useState<SessionState>(() => {
+    if (secret || !boot) return { state: 'checking' };
+    return boot.session ? { state: 'signed-in', session: boot.session } : { state: 'signed-out', message: NOT_SIGNED_IN };
+  });
   useEffect(() => {
-    const secret = signInSecret(window.location.hash);
+    if (!secret && boot) {
+      if (boot.session) setCsrfToken(boot.session.csrf);
+      return;
+    }
     // The link's secret leaves the address bar at once: it is used up, and must not be bookmarked or shared.
     if (secret) window.history.replaceState(null, '', window.location.pathname);
-    // The page comes with the session when the browser has one (no round trip before the first view).
-    const given = document.getElementById('console-session')?.textContent;
-    const attempt = secret
-      ? call<Session>('POST', '/console/api/session', { link: secret })
-      : given
-        ? Promise.resolve(JSON.parse(given) as Session)
-        : call<Session>('GET', '/console/api/session');
+    const attempt = secret ? call<Session>('POST', '/console/api/session', { link: secret }) : call<Session>('GET', '/console/api/session');
     attempt
       .then((session) => {
         setCsrfToken(session.csrf);
@@ -48,7 +53,7 @@ function useSession(): [SessionState, (state: SessionState) => void] {
         const message = error instanceof ApiFailure && error.status !== 0 ? error.message : 'The control-plane API does not answer; reload when it is back.';
         setState({ state: 'signed-out', message });
       });
-  }, []);
+  }, [boot, secret]);
   return [state, setState];
 }
 
@@ -61,16 +66,19 @@ function Connection({ connection, failing }: { connection: string; failing: bool
   );
 }
 
-function Signed({ session, route, onEnded }: { session: Session; route: Exclude<Route, { page: 'none' }>; onEnded(message: string): void }) {
+function Signed({ session, route, first, onEnded }: { session: Session; route: Exclude<Route, { page: 'none' }>; first: Boot['first']; onEnded(message: string): void }) {
   const { environment } = route;
-  const { changed, connection } = useLive(environment);
+  const overviewPath = `${envPath(environment)}/overview`;
+  // The figures the page came with, for the view they were read for.
+  const [initial] = useState(() => (first && first.environment === environment ? { path: overviewPath, data: first.overview } : null));
+  const { changed, connection } = useLive(environment, { readOnOpen: initial !== null });
   const path =
     route.page === 'overview'
-      ? `${envPath(environment)}/overview`
+      ? overviewPath
       : route.page === 'remote'
         ? `${envPath(environment)}/remotes/${encodeURIComponent(route.remote)}`
         : `${envPath(environment)}/audit?${new URLSearchParams({ remote: route.remote, actor: route.actor })}`;
-  const resource = useResource<Overview | RemoteView | AuditView>(path, changed);
+  const resource = useResource<Overview | RemoteView | AuditView>(path, changed, { initial });
   const [change, setChange] = useState<Change | null>(null);
   const [notice, setNotice] = useState<{ text: string; conflict: boolean } | null>(null);
 
@@ -146,13 +154,21 @@ function Signed({ session, route, onEnded }: { session: Session; route: Exclude<
       ) : route.page === 'overview' && 'remotes' in data ? (
         <OverviewPage data={data} onChange={setChange} />
       ) : route.page === 'remote' && 'chart' in data ? (
-        <RemotePage data={data} onChange={setChange} />
+        <ViewBoundary>
+          <RemotePage data={data} onChange={setChange} />
+        </ViewBoundary>
       ) : route.page === 'audit' && 'entries' in data ? (
-        <AuditPage data={data} remotes={REMOTES} onFilter={(filter) => window.location.assign(auditHash(environment, filter))} />
+        <ViewBoundary>
+          <AuditPage data={data} remotes={REMOTES} onFilter={(filter) => window.location.assign(auditHash(environment, filter))} />
+        </ViewBoundary>
       ) : (
         <p>Loading…</p>
       )}
-      {change && <ChangeDialog environment={environment} change={change} onDone={(outcome) => void done(outcome)} />}
+      {change && (
+        <ViewBoundary fallback={null}>
+          <ChangeDialog environment={environment} change={change} onDone={(outcome) => void done(outcome)} />
+        </ViewBoundary>
+      )}
       <p className="muted signed">
         Signed in as {session.person} ({session.scope.remotes.join(', ')} · {session.scope.actions.join(', ')}) until {session.expiresAt.slice(11, 16)} UTC.
       </p>
@@ -160,9 +176,11 @@ function Signed({ session, route, onEnded }: { session: Session; route: Exclude<
   );
 }
 
-export function App() {
-  const [state, setState] = useSession();
-  const hash = useHash();
+/** The console. `boot`: what the page came with (./boot.ts); `hash`: the address's fragment when it opened. */
+export function App({ boot, hash: openedWith }: { boot: Boot | null; hash: string }) {
+  const [state, setState] = useSession(boot, openedWith);
+  const hash = useHash(openedWith);
+  useEffect(() => loadLaterViews(), []);
   const ended = useCallback((message: string) => setState({ state: 'signed-out', message: `Your session has ended: ${message}` }), [setState]);
   let body;
   if (state.state === 'checking') body = <p>Signing in…</p>;
@@ -176,8 +194,7 @@ export function App() {
     );
   } else {
     const environments = state.session.environments ?? [];
-    const parsed = parseRoute(hash);
-    const route = parsed.page === 'none' ? { page: 'overview' as const, environment: environments[0] ?? 'local' } : parsed;
+    const route = routeFor(hash, environments);
     body = (
       <>
         <div className="who">
@@ -198,7 +215,7 @@ export function App() {
             Sign out
           </button>
         </div>
-        <Signed key={route.environment} session={state.session} route={route} onEnded={ended} />
+        <Signed key={route.environment} session={state.session} route={route} first={state.session === boot?.session ? boot.first : null} onEnded={ended} />
       </>
     );
   }

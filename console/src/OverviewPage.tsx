@@ -1,6 +1,6 @@
 // Every remote of an environment in one view: what it serves, the pins allowed, the guard's
 // verdict and its evidence, a small chart of each release's failure rate, and the actions.
-import { Sparkline } from './charts';
+import { Sparkline } from './Sparkline';
 import { Actions } from './Actions';
 import type { Change } from './ChangeDialog';
 import { ms, percent } from './format';

@@ -1,15 +1,19 @@
 // One remote in one environment: what it serves and the guard's verdict, the hour's chart with
-// every decision and change marked, the releases published, and its audit trail.
+// every decision and change marked, the releases published, and its audit trail. The chart comes
+// first: the tables below it follow in a render of their own (deferred), so new figures reach the
+// screen without waiting for a hundred table cells.
+import { memo, useDeferredValue } from 'react';
 import { Actions } from './Actions';
 import { AuditTable } from './AuditTable';
 import type { Change } from './ChangeDialog';
-import { HourChart } from './charts';
+import { HourChart } from './HourChart';
 import { bytes, describePlan, when } from './format';
 import { VerdictBlock } from './OverviewPage';
 import type { RemoteView } from './types';
 
 export function RemotePage({ data, onChange }: { data: RemoteView; onChange(change: Change): void }) {
   const published = [...data.releases].map((release) => release.version).reverse();
+  const tables = useDeferredValue<RemoteView | null>(data, null);
   return (
     <>
       <h2>
@@ -21,6 +25,15 @@ export function RemotePage({ data, onChange }: { data: RemoteView; onChange(chan
         <Actions remote={data.remote} plan={data.plan} published={published} can={data.can} onChange={onChange} />
       </section>
       <HourChart remote={data.remote} {...data.chart} />
+      {tables ? <Tables data={tables} /> : <p>Loading the releases and the audit trail…</p>}
+    </>
+  );
+}
+
+// Memoised: a new render of the page with the same deferred figures leaves the tables alone.
+const Tables = memo(function Tables({ data }: { data: RemoteView }) {
+  return (
+    <>
       <section aria-labelledby="releases-title">
         <h3 id="releases-title">Releases published</h3>
         <table>
@@ -62,4 +75,4 @@ export function RemotePage({ data, onChange }: { data: RemoteView; onChange(chan
       </section>
     </>
   );
-}
+});

@@ -5,14 +5,19 @@
 // read clears the warning.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, get } from './api';
+import { markArrived } from './timing';
 
 /** How often a view's figures are read again without a change. */
 export const REFRESH_MS = 5_000;
 
 export type Connection = 'connecting' | 'live' | 'lost';
 
-/** Streams `environment`'s changes; `changed` counts them (a dependency to read again on). */
-export function useLive(environment: string) {
+/**
+ * Streams `environment`'s changes; `changed` counts them (a dependency to read again on).
+ * `readOnOpen`: the view's figures came with the page, read before the stream opened, so the first
+ * open reads again too (whatever changed in between was never announced).
+ */
+export function useLive(environment: string, { readOnOpen = false }: { readOnOpen?: boolean } = {}) {
   const [changed, setChanged] = useState(0);
   const [connection, setConnection] = useState<Connection>('connecting');
   useEffect(() => {
@@ -28,13 +33,13 @@ export function useLive(environment: string) {
     let opened = false;
     source.addEventListener('open', () => {
       setConnection('live');
-      // Open again after a break: read what changed meanwhile (the first open follows the first read).
-      if (opened) bump();
+      // Open again after a break: read what changed meanwhile (the first open follows the first read, unless the page brought it).
+      if (opened || readOnOpen) bump();
       opened = true;
     });
     source.addEventListener('error', () => setConnection('lost'));
     return () => source.close();
-  }, [environment]);
+  }, [environment, readOnOpen]);
   return { changed, connection };
 }
 
@@ -44,10 +49,21 @@ export interface Resource<T> {
   reload(): Promise<T | null>;
 }
 
-/** Reads `path` now, whenever `changed` moves, every `everyMs` and on reload(); keeps the last good answer while a read fails. */
-export function useResource<T>(path: string, changed: number, everyMs = REFRESH_MS): Resource<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
+interface Read<T> {
+  path: string;
+  data: T | null;
+  error: ApiFailure | null;
+}
+
+/**
+ * Reads `path` now (unless `initial` brought its data with the page), whenever `changed` moves,
+ * every `everyMs` and on reload(); keeps the last good answer while a read fails. Marks each
+ * answer's arrival for the charts' timing (./timing.ts).
+ */
+export function useResource<T>(path: string, changed: number, { everyMs = REFRESH_MS, initial = null }: { everyMs?: number; initial?: { path: string; data: T } | null } = {}): Resource<T> {
+  const [read, setRead] = useState<Read<T>>(() => ({ path, data: initial?.path === path ? initial.data : null, error: null }));
+  // Another path shows nothing of the last one's until its own answer comes.
+  const shown = read.path === path ? read : { path, data: null, error: null };
   const latest = useRef(path);
   useEffect(() => {
     latest.current = path;
@@ -56,25 +72,28 @@ export function useResource<T>(path: string, changed: number, everyMs = REFRESH_
     try {
       const value = await get<T>(path);
       if (latest.current === path) {
-        setData(value);
-        setError(null);
+        markArrived();
+        setRead({ path, data: value, error: null });
       }
       return value;
     } catch (caught) {
-      if (latest.current === path) setError(caught instanceof ApiFailure ? caught : new ApiFailure(0, String(caught)));
+      const error = caught instanceof ApiFailure ? caught : new ApiFailure(0, String(caught));
+      if (latest.current === path) setRead((last) => ({ path, data: last.path === path ? last.data : null, error }));
       return null;
     }
   }, [path]);
+  const preloaded = useRef(initial?.path === path);
   useEffect(() => {
-    setData(null);
-    setError(null);
-  }, [path]);
-  useEffect(() => {
+    // The page brought this read: the next one waits for a change (or the stream's first open).
+    if (preloaded.current) {
+      preloaded.current = false;
+      return;
+    }
     void reload();
   }, [reload, changed]);
   useEffect(() => {
     const timer = setInterval(() => void reload(), everyMs);
     return () => clearInterval(timer);
   }, [reload, everyMs]);
-  return { data, error, reload };
+  return { data: shown.data, error: shown.error, reload };
 }

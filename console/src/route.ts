@@ -19,6 +19,12 @@ export function parseRoute(hash: string): Route {
   return { page: 'overview', environment };
 }
 
+/** The view the address asks for; without one, every remote of the person's first environment. */
+export function routeFor(hash: string, environments: string[]): Exclude<Route, { page: 'none' }> {
+  const parsed = parseRoute(hash);
+  return parsed.page === 'none' ? { page: 'overview', environment: environments[0] ?? 'local' } : parsed;
+}
+
 export function auditHash(environment: string, { remote, actor }: { remote: string; actor: string }) {
   const params = new URLSearchParams({ ...(remote ? { remote } : {}), ...(actor ? { actor } : {}) });
   return `#/${environment}/audit${params.size ? `?${params}` : ''}`;

@@ -159,6 +159,27 @@ test('a change made with the CLI appears without a reload', async ({ page }) => 
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });
 
+test('a signed-in console opens drawn by the server, and React takes that view over, or draws the one the address asks for', async ({ page }) => {
+  const errors = consoleErrors(page);
+  await signIn(page);
+  // The page itself carries the first view (the figures in a JSON data block, its HTML in #root).
+  const served = await (await page.request.get(CONSOLE)).text();
+  expect(served).toContain(`<h2>Every remote in <!-- -->${ENVIRONMENT}</h2>`);
+  expect(served).toMatch(/<script type="application\/json" id="console-boot">/);
+  await page.goto(CONSOLE);
+  await expect(page).toHaveTitle(`Remotes · ${ENVIRONMENT} · Netnet release console`);
+  // Hydrated: its buttons answer.
+  await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
+  await expect(page.getByRole('dialog', { name: `Set the canary: remote-title in ${ENVIRONMENT}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  // A link to another view, opened afresh: the server cannot see the fragment; the browser draws the view it names.
+  await page.goto('about:blank');
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}/audit`);
+  await expect(page.getByRole('heading', { name: `Audit trail of ${ENVIRONMENT}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Every remote in ${ENVIRONMENT}` })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('a 409 from a concurrent CLI change is shown, and the view shows the change', async ({ page }) => {
   consoleErrors(page, [409]);
   await signIn(page);

@@ -230,6 +230,41 @@ describe('the console page', () => {
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
     assert.equal(answer.headers.get('x-frame-options'), 'DENY');
     // Nothing outside the console's build is served from its path.
-    for (const path of ['/console/%2e%2e/package.json', '/console/..%2f..%2fpackage.json', '/console/.built']) assert.notEqual((await send('GET', path)).status, 200, path);
+    for (const path of ['/console/%2e%2e/package.json', '/console/..%2f..%2fpackage.json', '/console/.built', '/console/server/firstView.cjs']) assert.notEqual((await send('GET', path)).status, 200, path);
+  });
+
+  // Needs the console's build (node scripts/build.mjs), as `npm run test:unit` makes it first.
+  it('comes with a signed-in person\'s first view drawn, its figures in a data block no policy runs', async () => {
+    const { secret, name } = await titleOwner();
+    const { cookie } = await signIn(secret);
+    const page = await send('GET', '/console/', { headers: { Cookie: cookie, 'Accept-Encoding': 'br' } });
+    assert.equal(page.status, 200, 'the console is built (node scripts/build.mjs)');
+    assert.equal(page.headers.get('content-encoding'), 'br');
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    // Its style sheet and script are asked for as the headers come.
+    assert.match(page.headers.get('link') ?? '', /^<\/console\/console\.[0-9a-f]+\.css>; rel=preload; as=style, <\/console\/console\.[0-9a-f]+\.js>; rel=preload; as=script$/);
+    const html = String(page.body.text);
+    // Every script is a file of the console's own or data: nothing inline runs.
+    for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\bsrc="?\/console\/[\w.-]+\.js"?[\s>]|type="application\/json"/, tag);
+    const block = /<script type="application\/json" id="console-boot">([^<]*)<\/script>/.exec(html)?.[1];
+    assert.ok(block, 'the boot block');
+    const boot = JSON.parse(block);
+    assert.equal(boot.session.person, name);
+    assert.equal(boot.first.environment, 'production');
+    assert.deepEqual(boot.first.overview.remotes.map((summary: { remote: string }) => summary.remote).sort(), [...site.remotes].sort());
+    const root = /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json"/.exec(html)?.[1] ?? '';
+    assert.match(root, /<h2>Every remote in <!-- -->production<\/h2>/);
+    assert.match(root, new RegExp(`Signed in as <!-- -->${name}`));
+    assert.match(root, /<dd>1\.1\.0 at 5 %<\/dd>/);
+    assert.match(html, /<title>Remotes · production · Netnet release console<\/title>/);
+  });
+
+  it('comes without a session or a view to a browser not signed in', async () => {
+    const page = await send('GET', '/console/');
+    assert.equal(page.status, 200);
+    const html = String(page.body.text);
+    const block = /<script type="application\/json" id="console-boot">([^<]*)<\/script>/.exec(html)?.[1];
+    assert.deepEqual(JSON.parse(block ?? 'null'), { session: null, first: null });
+    assert.match(html, /<div id="?root"?><\/div>/);
   });
 });

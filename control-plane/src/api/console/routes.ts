@@ -4,16 +4,17 @@
 // API's /v1 calls with the session cookie in place of a bearer token (consoleCaller), so they meet
 // the same scope checks (403), compare-and-set (409), limits and audit trail as a pipeline's.
 import { readFileSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DeployError } from '../../errors.ts';
 import { site } from '../../site.ts';
 import type { Database } from '../../store/database.ts';
 import { environmentsWithMaps } from '../../store/consoleQueries.ts';
 import { allows, type Caller } from '../tokens.ts';
 import type { ApiContext } from '../server.ts';
+import { CONSOLE_DIST, pageWith, type Boot } from './firstView.ts';
 import { csrfProblem, endSession, exchangeLink, sessionCookie, sessionOf, setCookie, type Session } from './sessions.ts';
 import { audit, overview, preview, remoteView } from './views.ts';
 
@@ -26,8 +27,6 @@ export class ConsoleRefusal extends DeployError {
     super(message);
   }
 }
-
-const DIST = fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
 
 /**
  * The console page's policy: its own scripts and styles only, nothing inline, no frames around it
@@ -56,13 +55,12 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
 
 /**
  * A file of the console's build: index.html for /console/, hashed files for a year, brotli when the
- * browser takes it. `session`: the signed-in person's, written into the page as a JSON data block
- * (not a script: the policy runs none inline), so the first view needs no round trip to ask who.
+ * browser takes it. `boot`: what the page carries for its first view (./firstView.ts).
  */
-function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, session: unknown = null) {
+function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, boot: Boot | null = null) {
   const relative = path === '/console/' ? 'index.html' : path.slice('/console/'.length);
-  const file = normalize(join(DIST, relative));
-  if (!file.startsWith(DIST) || relative.includes(`..${sep}`) || relative.startsWith('.')) throw new ConsoleRefusal(404, `no such file: ${path}`);
+  const file = normalize(join(CONSOLE_DIST, relative));
+  if (!file.startsWith(CONSOLE_DIST) || relative.includes(`..${sep}`) || relative.startsWith('.') || relative.startsWith('server/')) throw new ConsoleRefusal(404, `no such file: ${path}`);
   const type = TYPES[extname(file)];
   let size: number;
   try {
@@ -74,18 +72,25 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, s
     if (relative === 'index.html') throw new ConsoleRefusal(503, 'the console is not built: run `node scripts/build.mjs` (npm start builds it).');
     throw new ConsoleRefusal(404, `no such file: ${path}`);
   }
-  const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? '')) && relative !== 'index.html';
+  const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));
   let body = readFileSync(file);
-  if (relative === 'index.html' && session) {
-    const data = JSON.stringify(session).replace(/</g, '\\u003c');
-    body = Buffer.from(body.toString('utf8').replace('</body>', `<script type="application/json" id="console-session">${data}</script></body>`));
-  }
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': type,
     'Cache-Control': relative === 'index.html' ? 'no-store' : 'public, max-age=31536000, immutable',
     Vary: 'Accept-Encoding',
   };
-  if (brotli) {
+  if (relative === 'index.html') {
+    const html = body.toString('utf8');
+    // The browser starts on the style sheet and the script when the answer's headers come, before its page is read.
+    const preloads = preloadsOf(html);
+    if (preloads) headers.Link = preloads;
+    if (boot) body = Buffer.from(pageWith(html, boot, request.log));
+    // The page is made per person (tens of KB with its first view): compressed as it goes, quickly.
+    if (brotli) {
+      body = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+      headers['Content-Encoding'] = 'br';
+    }
+  } else if (brotli) {
     try {
       body = readFileSync(`${file}.br`);
       headers['Content-Encoding'] = 'br';
@@ -94,6 +99,13 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, s
     }
   }
   return reply.code(200).headers({ ...headers, 'Content-Length': body.length }).send(body);
+}
+
+/** The page's own style sheets and scripts, as a Link header of preloads. */
+function preloadsOf(html: string) {
+  const style = [...html.matchAll(/<link\b[^>]*\bhref="?(\/console\/[\w.-]+\.css)"?/g)].map(([, href]) => `<${href}>; rel=preload; as=style`);
+  const script = [...html.matchAll(/<script\b[^>]*\bsrc="?(\/console\/[\w.-]+\.js)"?/g)].map(([, src]) => `<${src}>; rel=preload; as=script`);
+  return [...style, ...script].join(', ');
 }
 
 /** Whether the console is reached over HTTPS (directly, or through a proxy that says so). */
@@ -163,8 +175,22 @@ export async function consoleRoutes(app: FastifyInstance, context: ApiContext): 
   const files = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = pathOf(request);
     if (request.method !== 'GET' && request.method !== 'HEAD') throw new ConsoleRefusal(405, `${request.method} is not a method of ${path}.`);
-    const session = path === '/console/' ? await sessionOf(db, sessionCookie(request.raw)) : null;
-    return serveFile(request, reply, path, session ? await sessionJson(db, session) : null);
+    return serveFile(request, reply, path, path === '/console/' ? await bootOf(request) : null);
+  };
+  /** The page's session and its first view: every remote of the person's first environment, when the token may see it. */
+  const bootOf = async (request: FastifyRequest): Promise<Boot> => {
+    const session = await sessionOf(db, sessionCookie(request.raw));
+    if (!session) return { session: null, first: null };
+    const json = await sessionJson(db, session);
+    const environment = json.environments[0]!;
+    if (!allows(session.caller, 'status', { environment })) return { session: json, first: null };
+    try {
+      return { session: json, first: { environment, overview: await overview(db, environment, session.caller, context.env) } };
+    } catch (error) {
+      // The page still goes: the browser asks for the view itself and says what failed.
+      request.log.warn({ err: error }, 'the console\'s first view could not be read for its page');
+      return { session: json, first: null };
+    }
   };
   app.route({ method: EVERY_METHOD, url: '/console/', handler: files });
   app.route({ method: EVERY_METHOD, url: '/console/*', handler: files });

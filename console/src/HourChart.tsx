@@ -1,0 +1,160 @@
+// One remote over the last hour as hand-drawn SVG: sessions, failure rate and LCP p75, stable
+// against canary. Few elements however many minutes and changes: one path per series, and one per
+// kind of mark (the guard's decisions, the other changes). Each panel has a label a screen reader
+// reads, and the numbers and changes are in tables beside the chart (a disclosure, made when
+// opened), so every figure is there without the picture. Drawing it is timed (./timing.ts).
+import { useEffect, useId } from 'react';
+import { Disclosure } from './Disclosure';
+import { clock, ms, percent } from './format';
+import { measureDrawn } from './timing';
+import type { Mark, Minute } from './types';
+
+type Measure = 'sessions' | 'rate' | 'lcpP75';
+
+const MEASURES: { key: Measure; title: string; show: (value: number | null) => string }[] = [
+  { key: 'sessions', title: 'Sessions per minute', show: (value) => (value === null ? '–' : String(value)) },
+  { key: 'rate', title: 'Failure rate', show: (value) => percent(value) },
+  { key: 'lcpP75', title: 'LCP p75', show: (value) => ms(value) },
+];
+
+const valueOf = (m: Minute, key: Measure) => (key === 'sessions' ? m.sessions || null : m[key]);
+
+/** One series as one path: a line through the minutes that have a value, lifted over the gaps. */
+function path(minutes: Minute[], key: Measure, x: (minute: number) => number, y: (value: number) => number) {
+  let d = '';
+  let open = false;
+  for (const m of minutes) {
+    const value = valueOf(m, key);
+    if (value === null) {
+      open = false;
+      continue;
+    }
+    d += `${open ? 'L' : 'M'}${x(m.minute).toFixed(1)} ${y(value).toFixed(1)}`;
+    open = true;
+  }
+  return d;
+}
+
+function NumbersTables({ remote, stable, canary, marks }: { remote: string; stable: Minute[]; canary: Minute[]; marks: Mark[] }) {
+  const byMinute = new Map<number, { stable?: Minute; canary?: Minute }>();
+  for (const m of stable) byMinute.set(m.minute, { ...byMinute.get(m.minute), stable: m });
+  for (const m of canary) byMinute.set(m.minute, { ...byMinute.get(m.minute), canary: m });
+  const rows = [...byMinute.entries()].filter(([, both]) => (both.stable?.sessions ?? 0) + (both.canary?.sessions ?? 0) > 0).sort(([a], [b]) => a - b);
+  return (
+    <>
+      <table>
+        <caption>{`${remote} per minute, stable and canary`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Minute (UTC)</th>
+            <th scope="col">Stable sessions</th>
+            <th scope="col">Stable failure rate</th>
+            <th scope="col">Stable LCP p75</th>
+            <th scope="col">Canary sessions</th>
+            <th scope="col">Canary failure rate</th>
+            <th scope="col">Canary LCP p75</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={7}>No sessions reported in the last hour.</td>
+            </tr>
+          ) : (
+            rows.map(([minute, both]) => (
+              <tr key={minute}>
+                <td>{clock(minute)}</td>
+                <td>{both.stable?.sessions ?? 0}</td>
+                <td>{percent(both.stable?.rate ?? null)}</td>
+                <td>{ms(both.stable?.lcpP75 ?? null)}</td>
+                <td>{both.canary?.sessions ?? 0}</td>
+                <td>{percent(both.canary?.rate ?? null)}</td>
+                <td>{ms(both.canary?.lcpP75 ?? null)}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <table>
+        <caption>Changes marked on the chart</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time (UTC)</th>
+            <th scope="col">Change</th>
+            <th scope="col">By</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {marks.length === 0 ? (
+            <tr>
+              <td colSpan={4}>No change in the last hour.</td>
+            </tr>
+          ) : (
+            marks.map((mark) => (
+              <tr key={`${mark.at}${mark.action}`}>
+                <td>{mark.at.slice(11, 19)}</td>
+                <td>{mark.action}</td>
+                <td>{mark.actor}</td>
+                <td>{mark.reason ?? '–'}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** One remote over the hour: sessions, failure rate and LCP p75, stable against canary, with the guard's decisions and every rollout change marked on the time axis. */
+export function HourChart({ remote, from, to, stable, canary, marks }: { remote: string; from: number; to: number; stable: Minute[]; canary: Minute[]; marks: Mark[] }) {
+  const id = useId();
+  useEffect(() => measureDrawn('console:hour-chart'), [stable, canary, marks]);
+  const width = 600;
+  const height = 110;
+  const pad = { left: 60, right: 8, top: 8, bottom: 18 };
+  const x = (minute: number) => pad.left + ((minute - from) / Math.max(1, to - from)) * (width - pad.left - pad.right);
+  // Vertical strokes at each change's time, one path per kind.
+  const markPath = (guard: boolean) =>
+    marks
+      .filter((mark) => mark.guard === guard)
+      .map((mark) => `M${x(new Date(mark.at).getTime() / 60_000).toFixed(1)} ${pad.top}V${height - pad.bottom}`)
+      .join('');
+  return (
+    <section aria-labelledby={`${id}-title`} className="hour-chart">
+      <h3 id={`${id}-title`}>The last hour: stable against canary</h3>
+      <p className="legend">
+        <span className="key stable">stable</span> <span className="key canary">canary</span> <span className="key guard">guard decision</span> <span className="key change">rollout change</span>
+      </p>
+      {MEASURES.map(({ key, title, show }) => {
+        let top = key === 'rate' ? 0.05 : 1;
+        for (const m of stable) top = Math.max(top, valueOf(m, key) ?? 0);
+        for (const m of canary) top = Math.max(top, valueOf(m, key) ?? 0);
+        const y = (value: number) => pad.top + (1 - value / top) * (height - pad.top - pad.bottom);
+        const label = `${title} of ${remote}, stable and canary, from ${clock(from)} to ${clock(to)} UTC; highest ${show(top)}; ${marks.length} changes marked. The table below has every number.`;
+        return (
+          <figure key={key} className="panel">
+            <figcaption>{title}</figcaption>
+            <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+              <line x1={pad.left} y1={y(0)} x2={width - pad.right} y2={y(0)} className="axis" />
+              <text x={pad.left - 4} y={pad.top + 8} className="tick" textAnchor="end">
+                {show(top)}
+              </text>
+              <text x={pad.left} y={height - 4} className="tick">
+                {clock(from)}
+              </text>
+              <text x={width - pad.right} y={height - 4} className="tick" textAnchor="end">
+                {clock(to)}
+              </text>
+              <path d={markPath(true)} className="mark guard" />
+              <path d={markPath(false)} className="mark change" />
+              <path d={path(stable, key, x, y)} className="series stable" />
+              <path d={path(canary, key, x, y)} className="series canary" />
+            </svg>
+          </figure>
+        );
+      })}
+      <Disclosure summary="Table of the chart's numbers">{() => <NumbersTables remote={remote} stable={stable} canary={canary} marks={marks} />}</Disclosure>
+    </section>
+  );
+}
