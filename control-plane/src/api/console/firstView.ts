@@ -49,7 +49,7 @@ const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * browser draws the view from it), and the failure is logged.
  */
 export function pageWith(html: string, boot: Boot, log: Pick<FastifyBaseLogger, 'warn'>): string {
-  let page = html.replace('</body>', `<script type="application/json" id="console-boot">${jsonBlock(boot)}</script></body>`);
+  let page = html.replace('</body>', () => `<script type="application/json" id="console-boot">${jsonBlock(boot)}</script></body>`);
   if (!boot.first) return page;
   try {
     const render = currentRenderer();
