@@ -15,8 +15,16 @@ const TOKEN = /^(\d{10})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 const signature = (secret: string, environment: string, expires: number, id: string) =>
   createHmac('sha256', secret).update(`netnet-qa:${environment}:${expires}:${id}`).digest('base64url');
 
-/** A new token's id: 128 random bits. */
-export const newQaTokenId = (): string => randomBytes(16).toString('base64url');
+/**
+ * A new token's id: 128 random bits, never starting with "-". One in 64 did, and a command line
+ * took it for an option (`npm run qa-token -- revoke -2x…`: "Unknown option").
+ */
+export function newQaTokenId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 export function signQaToken({ secret, environment, id, expires }: { secret: string | undefined; environment: string; id: string; expires: Date }): string {
   if (!secret) throw new Error('NETNET_QA_SECRET is not set.');
