@@ -16,7 +16,8 @@ import { environmentName } from '../src/store/rollouts.ts';
 const USAGE = `usage: npm run qa-token -- <command>
   --for <who> [--env <environment>] [--hours <at most ${MAX_TOKEN_HOURS}>]   makes a token for <who> and prints it
   list [--env <environment>]                                          the environment's tokens of the last week
-  revoke <id>                                                         the token pins nothing from its next page load`;
+  revoke <id>                                                         the token pins nothing from its next page load
+                                                                      (an older id starting with "-": revoke -- <id>)`;
 
 const when = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
