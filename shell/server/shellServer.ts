@@ -145,11 +145,12 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   const pageServer = createRequire(import.meta.url)(join(root, 'shell/dist/server/pageServer.js')) as PageServerBuild;
   const tickets = createTicketService({
     secrets,
+    trusted,
     identityOf: pageServer.identityOf,
     releasesFor: (req, identity) => pageServer.ticketReleasesOf(remoteMap(req), identity),
   });
   const health = createHealthStore({ db: store.pool, environment: environmentName });
-  const collector = createCollector({ store: health, secrets, isKnownRelease: knownReleases(live, env) });
+  const collector = createCollector({ store: health, secrets, trusted, isKnownRelease: knownReleases(live, env) });
   const healthLog = logger.child({ part: 'health' });
   // Each release's server build renders in processes of its own, never in this one (docs/sandbox.md).
   const renderLog = logger.child({ part: 'render' });

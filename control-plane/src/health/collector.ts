@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from './counts.ts';
-import { clientAddress, clientKey, createRateLimit, trustedProxiesFrom, type Rate } from '@netnet/server-kit';
+import { clientAddress, clientKey, createRateLimit, trustedProxiesFrom, type Rate, type TrustedProxies } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
 import type { Report } from '@netnet/rollout/reports';
@@ -128,6 +128,8 @@ export interface CollectorOptions {
   clientOf?: ((req: IncomingMessage) => string) | undefined;
   /** OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.ts). */
   env?: NodeJS.ProcessEnv;
+  /** Whose forwarding headers are believed: the server's own (default: NETNET_TRUSTED_PROXIES in `env`). */
+  trusted?: TrustedProxies;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -157,9 +159,9 @@ export function createCollector({
   isKnownRelease,
   clientOf,
   env = process.env,
+  trusted = trustedProxiesFrom(env),
   fetch = globalThis.fetch,
 }: CollectorOptions): Collector {
-  const trusted = trustedProxiesFrom(env);
   const keyOf = clientOf ?? ((req: IncomingMessage) => clientKey(clientAddress(req, trusted)) || 'unknown');
   const networkOfRequest = (req: IncomingMessage) => networkTag(secrets, networkOf(clientAddress(req, trusted)));
   const limit = createRateLimit({ ...RATE_DEFAULTS, ...rate }, now);

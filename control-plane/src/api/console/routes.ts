@@ -182,8 +182,8 @@ export async function consoleRoutes(app: FastifyInstance, context: ApiContext): 
     const session = await sessionOf(db, sessionCookie(request.raw));
     if (!session) return { session: null, first: null };
     const json = await sessionJson(db, session);
-    const environment = json.environments[0]!;
-    if (!allows(session.caller, 'status', { environment })) return { session: json, first: null };
+    const environment = json.environments[0];
+    if (environment === undefined || !allows(session.caller, 'status', { environment })) return { session: json, first: null };
     try {
       return { session: json, first: { environment, overview: await overview(db, environment, session.caller, context.env) } };
     } catch (error) {
