@@ -90,6 +90,11 @@ function enforceHeaderDeadline(server: FastifyInstance['server'], limits: Connec
     if (state.since === null && socket.bytesRead > state.readBefore) state.since = now;
     return state.since !== null && now - state.since > limits.headersTimeout;
   };
+  /** Answered, and nothing of a next request come yet. */
+  const idle = (socket: CountedSocket) => {
+    const state = socket[WAITING];
+    return !!state && !socket.destroyed && state.since === null && waiting.has(socket) && socket.bytesRead === state.readBefore;
+  };
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const socket of waiting) {
@@ -117,6 +122,12 @@ function enforceHeaderDeadline(server: FastifyInstance['server'], limits: Connec
       socket[WAITING] = { since: null, readBefore: socket.bytesRead };
       waiting.add(socket);
     },
+    idle,
+    /** The longest idle of all connections, if any is. */
+    anyIdle() {
+      for (const socket of waiting) if (idle(socket)) return socket;
+      return undefined;
+    },
   };
 }
 
@@ -126,21 +137,29 @@ export function limitConnections(app: FastifyInstance, limits: ConnectionLimits,
   const headers = enforceHeaderDeadline(server, limits);
   const byClient = new Map<string, Set<Socket>>();
   let open = 0;
+  /** Closes `spare` to make room for a newcomer; false if there is none. */
+  const reclaim = (spare: Socket | undefined) => {
+    spare?.destroy();
+    return spare !== undefined;
+  };
+  /** Past the total, with fairShare: the oldest connection of a client holding more than the newcomer's would. */
+  const fairShareOf = (mine: Set<Socket> | null) => {
+    if (!fairShare) return undefined;
+    let most: Set<Socket> | null = null;
+    for (const held of byClient.values()) if (!most || held.size > most.size) most = held;
+    return most && most.size > (mine?.size ?? 0) + 1 ? most.values().next().value : undefined;
+  };
   server.on('connection', (socket: Socket) => {
     const key = trusted?.has(socket.remoteAddress) ? null : clientKey(socket.remoteAddress ?? '');
     const mine = key === null ? null : (byClient.get(key) ?? new Set<Socket>());
-    if (mine && mine.size >= limits.connectionsPerClient) {
+    // A kept-alive connection waiting for nothing makes room first: browsers keep several and resend
+    // on another when one is closed, while a newcomer closed at once is a request failed.
+    const full =
+      (mine !== null && mine.size >= limits.connectionsPerClient && !reclaim([...mine].find(headers.idle))) ||
+      (open >= limits.maxConnections && !reclaim(headers.anyIdle() ?? fairShareOf(mine)));
+    if (full) {
       socket.destroy();
       return;
-    }
-    if (open >= limits.maxConnections) {
-      let most: Set<Socket> | null = null;
-      if (fairShare) for (const held of byClient.values()) if (!most || held.size > most.size) most = held;
-      if (!most || most.size <= (mine?.size ?? 0) + 1) {
-        socket.destroy();
-        return;
-      }
-      most.values().next().value?.destroy();
     }
     open += 1;
     socket.once('close', () => (open -= 1));

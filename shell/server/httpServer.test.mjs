@@ -309,6 +309,43 @@ describe('limits', () => {
     }
   });
 
+  it('past a client’s share, closes its longest idle kept-alive connection to serve the newcomer (a browser resends on another)', async () => {
+    const server = await serveApp({ dir: dist, port: 0, limits: { connectionsPerClient: 3 }, env: {} });
+    const { port } = server.address();
+    /** A kept-alive connection from 127.0.0.5 that has had one answer and now waits for nothing. */
+    const answeredOnce = async () => {
+      const socket = await openFrom(port, '127.0.0.5');
+      const answered = new Promise((done) => {
+        socket.once('data', done);
+        socket.once('close', done);
+      });
+      socket.write('GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n');
+      await answered;
+      return socket;
+    };
+    const held = [];
+    try {
+      for (let i = 0; i < 3; i += 1) held.push(await answeredOnce());
+      await new Promise((done) => setTimeout(done, 100));
+      const fourth = await answeredOnce();
+      held.push(fourth);
+      assert.equal(fourth.destroyed, false, 'the newcomer was closed');
+      assert.equal(await closedWithin(held[0], 1_000), true, 'the longest idle connection stayed open');
+      assert.equal(held[1].destroyed || held[2].destroyed || fourth.destroyed, false, 'more than the longest idle was closed');
+      // A connection busy with a request is never taken: three silent newcomers hold the share.
+      held.forEach((socket) => socket.destroy());
+      await new Promise((done) => setTimeout(done, 100));
+      const silent = await Promise.all([1, 2, 3].map(() => openFrom(port, '127.0.0.5')));
+      held.push(...silent);
+      await new Promise((done) => setTimeout(done, 100));
+      assert.equal(await closedWithin(await openFrom(port, '127.0.0.5'), 1_000), true, 'a fourth beside three unanswered connections was served');
+      assert.equal(silent.some((socket) => socket.destroyed), false);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      server.close();
+    }
+  });
+
   it('does not limit a trusted proxy so (it carries everyone’s connections), only the others', async () => {
     const server = await serveApp({ dir: dist, port: 0, limits: { connectionsPerClient: 1 }, env: { NETNET_TRUSTED_PROXIES: '127.0.0.3' } });
     const { port } = server.address();
