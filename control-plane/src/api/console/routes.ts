@@ -3,7 +3,7 @@
 // sign out), the views it reads and the stream of changes. Its changes themselves go through the
 // API's /v1 calls with the session cookie in place of a bearer token (consoleCaller), so they meet
 // the same scope checks (403), compare-and-set (409), limits and audit trail as a pipeline's.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -62,29 +62,29 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, b
   const file = normalize(join(CONSOLE_DIST, relative));
   if (!file.startsWith(CONSOLE_DIST) || relative.includes(`..${sep}`) || relative.startsWith('.') || relative.startsWith('server/')) throw new ConsoleRefusal(404, `no such file: ${path}`);
   const type = TYPES[extname(file)];
-  let size: number;
+  let stats: Stats | null;
   try {
-    size = statSync(file).isFile() ? statSync(file).size : -1;
+    stats = statSync(file);
+    if (!stats.isFile()) stats = null;
   } catch {
-    size = -1;
+    stats = null;
   }
-  if (!type || size < 0) {
+  if (!type || !stats) {
     if (relative === 'index.html') throw new ConsoleRefusal(503, 'the console is not built: run `node scripts/build.mjs` (npm start builds it).');
     throw new ConsoleRefusal(404, `no such file: ${path}`);
   }
   const brotli = /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));
-  let body = readFileSync(file);
+  const page = relative === 'index.html' ? indexPage(file, stats) : null;
+  let body = page ? page.body : readFileSync(file);
   const headers: http.OutgoingHttpHeaders = {
     'Content-Type': type,
     'Cache-Control': relative === 'index.html' ? 'no-store' : 'public, max-age=31536000, immutable',
     Vary: 'Accept-Encoding',
   };
-  if (relative === 'index.html') {
-    const html = body.toString('utf8');
+  if (page) {
     // The browser starts on the style sheet and the script when the answer's headers come, before its page is read.
-    const preloads = preloadsOf(html);
-    if (preloads) headers.Link = preloads;
-    if (boot) body = Buffer.from(pageWith(html, boot, request.log));
+    if (page.preloads) headers.Link = page.preloads;
+    if (boot) body = Buffer.from(pageWith(page.html, boot, request.log));
     // The page is made per person (tens of KB with its first view): compressed as it goes, quickly.
     if (brotli) {
       body = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
@@ -99,6 +99,17 @@ function serveFile(request: FastifyRequest, reply: FastifyReply, path: string, b
     }
   }
   return reply.code(200).headers({ ...headers, 'Content-Length': body.length }).send(body);
+}
+
+/** index.html as last read, kept while the file is unchanged (a rebuild replaces it): every console page starts from it. */
+let index: { file: string; mtimeMs: number; size: number; body: Buffer; html: string; preloads: string } | null = null;
+function indexPage(file: string, stats: Stats) {
+  if (index?.file !== file || index.mtimeMs !== stats.mtimeMs || index.size !== stats.size) {
+    const body = readFileSync(file);
+    const html = body.toString('utf8');
+    index = { file, mtimeMs: stats.mtimeMs, size: stats.size, body, html, preloads: preloadsOf(html) };
+  }
+  return index;
 }
 
 /** The page's own style sheets and scripts, as a Link header of preloads. */
