@@ -4,6 +4,7 @@
 // reads, and the numbers and changes are in tables beside the chart (a disclosure, made when
 // opened), so every figure is there without the picture. Drawing it is timed (./timing.ts).
 import { useEffect, useId } from 'react';
+import { DataTable, type Column } from './DataTable';
 import { Disclosure } from './Disclosure';
 import { clock, ms, percent } from './format';
 import { measureDrawn } from './timing';
@@ -35,73 +36,35 @@ function path(minutes: Minute[], key: Measure, x: (minute: number) => number, y:
   return d;
 }
 
+type BothAt = { minute: number; stable?: Minute; canary?: Minute };
+const figuresOf = (channel: 'stable' | 'canary', name: string): Column<BothAt>[] => [
+  { header: `${name} sessions`, cell: (both) => both[channel]?.sessions ?? 0 },
+  { header: `${name} failure rate`, cell: (both) => percent(both[channel]?.rate ?? null) },
+  { header: `${name} LCP p75`, cell: (both) => ms(both[channel]?.lcpP75 ?? null) },
+];
+const MINUTE_COLUMNS: Column<BothAt>[] = [{ header: 'Minute (UTC)', cell: (both) => clock(both.minute) }, ...figuresOf('stable', 'Stable'), ...figuresOf('canary', 'Canary')];
+const MARK_COLUMNS: Column<Mark>[] = [
+  { header: 'Time (UTC)', cell: (mark) => mark.at.slice(11, 19) },
+  { header: 'Change', cell: (mark) => mark.action },
+  { header: 'By', cell: (mark) => mark.actor },
+  { header: 'Why', cell: (mark) => mark.reason ?? '–' },
+];
+
 function NumbersTables({ remote, stable, canary, marks }: { remote: string; stable: Minute[]; canary: Minute[]; marks: Mark[] }) {
-  const byMinute = new Map<number, { stable?: Minute; canary?: Minute }>();
-  for (const m of stable) byMinute.set(m.minute, { ...byMinute.get(m.minute), stable: m });
-  for (const m of canary) byMinute.set(m.minute, { ...byMinute.get(m.minute), canary: m });
-  const rows = [...byMinute.entries()].filter(([, both]) => (both.stable?.sessions ?? 0) + (both.canary?.sessions ?? 0) > 0).sort(([a], [b]) => a - b);
+  const byMinute = new Map<number, BothAt>();
+  for (const m of stable) byMinute.set(m.minute, { ...byMinute.get(m.minute), minute: m.minute, stable: m });
+  for (const m of canary) byMinute.set(m.minute, { ...byMinute.get(m.minute), minute: m.minute, canary: m });
+  const rows = [...byMinute.values()].filter((both) => (both.stable?.sessions ?? 0) + (both.canary?.sessions ?? 0) > 0).sort((a, b) => a.minute - b.minute);
   return (
     <>
-      <table>
-        <caption>{`${remote} per minute, stable and canary`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Minute (UTC)</th>
-            <th scope="col">Stable sessions</th>
-            <th scope="col">Stable failure rate</th>
-            <th scope="col">Stable LCP p75</th>
-            <th scope="col">Canary sessions</th>
-            <th scope="col">Canary failure rate</th>
-            <th scope="col">Canary LCP p75</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={7}>No sessions reported in the last hour.</td>
-            </tr>
-          ) : (
-            rows.map(([minute, both]) => (
-              <tr key={minute}>
-                <td>{clock(minute)}</td>
-                <td>{both.stable?.sessions ?? 0}</td>
-                <td>{percent(both.stable?.rate ?? null)}</td>
-                <td>{ms(both.stable?.lcpP75 ?? null)}</td>
-                <td>{both.canary?.sessions ?? 0}</td>
-                <td>{percent(both.canary?.rate ?? null)}</td>
-                <td>{ms(both.canary?.lcpP75 ?? null)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-      <table>
-        <caption>Changes marked on the chart</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Change</th>
-            <th scope="col">By</th>
-            <th scope="col">Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {marks.length === 0 ? (
-            <tr>
-              <td colSpan={4}>No change in the last hour.</td>
-            </tr>
-          ) : (
-            marks.map((mark) => (
-              <tr key={`${mark.at}${mark.action}`}>
-                <td>{mark.at.slice(11, 19)}</td>
-                <td>{mark.action}</td>
-                <td>{mark.actor}</td>
-                <td>{mark.reason ?? '–'}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+      <DataTable
+        caption={`${remote} per minute, stable and canary`}
+        columns={MINUTE_COLUMNS}
+        rows={rows}
+        rowKey={(both) => both.minute}
+        empty="No sessions reported in the last hour."
+      />
+      <DataTable caption="Changes marked on the chart" columns={MARK_COLUMNS} rows={marks} rowKey={(mark) => `${mark.at}${mark.action}`} empty="No change in the last hour." />
     </>
   );
 }

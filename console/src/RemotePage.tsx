@@ -6,6 +6,7 @@ import { memo, useDeferredValue } from 'react';
 import { Actions } from './Actions';
 import { AuditTable } from './AuditTable';
 import type { Change } from './ChangeDialog';
+import { DataTable, type Column } from './DataTable';
 import { HourChart } from './HourChart';
 import { bytes, describePlan, when } from './format';
 import { VerdictBlock } from './OverviewPage';
@@ -30,44 +31,28 @@ export function RemotePage({ data, onChange }: { data: RemoteView; onChange(chan
   );
 }
 
+type Release = RemoteView['releases'][number];
+const RELEASE_COLUMNS: Column<Release>[] = [
+  { header: 'Version', cell: (release) => release.version },
+  { header: 'Published by', cell: (release) => release.publishedBy },
+  { header: 'When', cell: (release) => when(release.publishedAt) },
+  { header: 'Size', cell: (release) => `${bytes(release.bytes)}${release.files !== null ? `, ${release.files} files` : ''}` },
+  { header: 'Integrity', cell: (release) => (release.verified ? 'verified' : release.integrity), className: (release) => (release.verified ? 'ok' : 'refused') },
+];
+
 // Memoised: a new render of the page with the same deferred figures leaves the tables alone.
 const Tables = memo(function Tables({ data }: { data: RemoteView }) {
   return (
     <>
       <section aria-labelledby="releases-title">
         <h3 id="releases-title">Releases published</h3>
-        <table>
-            <caption>Releases of {data.remote}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Published by</th>
-                <th scope="col">When</th>
-                <th scope="col">Size</th>
-                <th scope="col">Integrity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.releases.length === 0 ? (
-                <tr>
-                  <td colSpan={5}>Nothing published yet.</td>
-                </tr>
-              ) : (
-                data.releases.map((release) => (
-                  <tr key={release.version}>
-                    <td>{release.version}</td>
-                    <td>{release.publishedBy}</td>
-                    <td>{when(release.publishedAt)}</td>
-                    <td>
-                      {bytes(release.bytes)}
-                      {release.files !== null ? `, ${release.files} files` : ''}
-                    </td>
-                    <td className={release.verified ? 'ok' : 'refused'}>{release.verified ? 'verified' : release.integrity}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-        </table>
+        <DataTable
+          caption={`Releases of ${data.remote}, newest first`}
+          columns={RELEASE_COLUMNS}
+          rows={data.releases}
+          rowKey={(release) => release.version}
+          empty="Nothing published yet."
+        />
       </section>
       <section aria-labelledby="trail-title">
         <h3 id="trail-title">Audit trail of {data.remote}</h3>

@@ -1,9 +1,16 @@
 // A release's failure rate over the hour as a small hand-drawn SVG line, with a label a screen
 // reader reads and a table of its numbers beside it (a disclosure), so every figure is there
 // without the picture. (One remote's larger chart: ./HourChart.tsx.)
+import { DataTable, type Column } from './DataTable';
 import { Disclosure } from './Disclosure';
 import { clock } from './format';
 import type { MinuteRate } from './types';
+
+const COLUMNS: Column<MinuteRate>[] = [
+  { header: 'Minute (UTC)', cell: (m) => clock(m.minute) },
+  { header: 'Sessions', cell: (m) => m.sessions },
+  { header: 'Failures', cell: (m) => m.failures },
+];
 
 /** A small line of one release's failure rate per minute over the hour. */
 export function Sparkline({ label, minutes }: { label: string; minutes: MinuteRate[] }) {
@@ -23,7 +30,6 @@ export function Sparkline({ label, minutes }: { label: string; minutes: MinuteRa
     }
   }
   if (current.length) segments.push(current.join(' '));
-  const withSessions = minutes.filter((m) => m.sessions > 0);
   return (
     <figure className="spark">
       <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={label}>
@@ -34,31 +40,7 @@ export function Sparkline({ label, minutes }: { label: string; minutes: MinuteRa
       </svg>
       <Disclosure summary="Numbers">
         {() => (
-          <table>
-            <caption>{label}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Minute (UTC)</th>
-                <th scope="col">Sessions</th>
-                <th scope="col">Failures</th>
-              </tr>
-            </thead>
-            <tbody>
-              {withSessions.length === 0 ? (
-                <tr>
-                  <td colSpan={3}>No sessions in the last hour.</td>
-                </tr>
-              ) : (
-                withSessions.map((m) => (
-                  <tr key={m.minute}>
-                    <td>{clock(m.minute)}</td>
-                    <td>{m.sessions}</td>
-                    <td>{m.failures}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+          <DataTable caption={label} columns={COLUMNS} rows={minutes.filter((m) => m.sessions > 0)} rowKey={(m) => m.minute} empty="No sessions in the last hour." />
         )}
       </Disclosure>
     </figure>
