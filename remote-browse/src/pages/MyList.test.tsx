@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import * as shared from '@netnet/shared';
 import { type AuthState, save } from '@netnet/shared';
-import { anonymous, newMemberId, renderPage, loadTestRuntimeConfig } from '@netnet/shared/testing';
+import userEvent from '@testing-library/user-event';
+import { anonymous, newMemberId, renderPage, loadTestRuntimeConfig, withoutIndexedDB } from '@netnet/shared/testing';
 import MyList from './MyList';
 
 beforeEach(loadTestRuntimeConfig);
@@ -81,5 +82,27 @@ describe('My list page', () => {
     renderMyList(anonymous);
     expect(await screen.findByText(/My list can’t be read on this browser/)).toBeInTheDocument();
     expect(screen.queryByText('Your list is empty.')).not.toBeInTheDocument();
+  });
+
+  it('reads the list again on Retry: storage that was busy once may answer now', async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => {});
+    const uid = newMemberId();
+    await save(uid, { id: 7, type: 'movie', name: 'Dune', poster: null });
+    const usual = globalThis.indexedDB;
+    let refusing = true;
+    await withoutIndexedDB({
+      open(name: string, version?: number) {
+        if (refusing) throw new DOMException('busy', 'UnknownError');
+        return usual.open(name, version);
+      },
+    });
+    renderMyList(uid);
+    expect(await screen.findByText(/My list can’t be read on this browser/)).toBeInTheDocument();
+    refusing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    const saved = await screen.findByRole('list', { name: 'Saved titles' });
+    expect(within(saved).getByRole('link', { name: /Dune/ })).toBeInTheDocument();
+    expect(screen.queryByText(/My list can’t be read on this browser/)).not.toBeInTheDocument();
+    await withoutIndexedDB(usual);
   });
 });

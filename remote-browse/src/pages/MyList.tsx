@@ -7,7 +7,7 @@ import styles from '../myList/MyList.module.scss';
 /** /my-list: the member's saved titles, newest first (docs/product.md#my-list). */
 export default function MyList() {
   usePageTitle('My list');
-  const { state, remove } = useSavedTitles();
+  const { state, remove, retry } = useSavedTitles();
   const [removing, setRemoving] = useState<SavedTitle | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // Where keyboard focus goes once a removed card has left the page: the next card, or the heading.
@@ -54,10 +54,16 @@ export default function MyList() {
       )}
       {state.status === 'loading' && <Spinner label="Loading My list" />}
       {state.status === 'unavailable' && (
-        <p className={styles.hint}>
-          My list can’t be read on this browser: it keeps your titles in the browser’s own storage, which is
-          turned off or blocked here (some private windows do this).
-        </p>
+        <>
+          <p className={styles.hint} id="list-unreadable">
+            My list can’t be read on this browser: it keeps your titles in the browser’s own storage, which is
+            turned off or blocked here (some private windows do this).
+          </p>
+          {/* The storage may only have been slow or busy: asking again costs nothing. */}
+          <button type="button" className="nn-load-error-retry" onClick={retry} aria-describedby="list-unreadable">
+            Retry
+          </button>
+        </>
       )}
       {state.status === 'ready' && state.titles.length === 0 && <EmptyList />}
       {state.status === 'ready' && state.titles.length > 0 && (

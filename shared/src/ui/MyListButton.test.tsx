@@ -1,3 +1,4 @@
+import { IDBFactory } from 'fake-indexeddb';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isSaved, listSaved, save } from '../store';
@@ -68,4 +69,24 @@ it('still renders, and explains, when this browser has no IndexedDB', async () =
   await userEvent.click(button());
   expect(screen.getByRole('status')).toHaveTextContent('My list can’t be saved on this browser.');
   expect(button()).toHaveAttribute('aria-pressed', 'false');
+});
+
+it('asks the store again when pressed after it could not be read: a browser busy once may answer now', async () => {
+  jest.spyOn(console, 'warn').mockImplementation(() => {});
+  const working = new IDBFactory();
+  let refusing = true;
+  await withoutIndexedDB({
+    open(name: string, version?: number) {
+      if (refusing) throw new DOMException('busy', 'UnknownError');
+      return working.open(name, version);
+    },
+  });
+  renderAs('ann');
+  await waitFor(() => expect(button()).toHaveAccessibleDescription('My list can’t be saved on this browser.'));
+  refusing = false;
+  await userEvent.click(button());
+  await waitFor(() => expect(button()).toHaveAttribute('aria-pressed', 'true'));
+  expect(button()).not.toHaveAccessibleDescription('My list can’t be saved on this browser.');
+  expect(screen.queryByRole('status')?.textContent ?? '').not.toContain('can’t be saved');
+  expect((await listSaved('ann')).map((title) => title.name)).toEqual(['Dune']);
 });
