@@ -67,10 +67,9 @@ async function visit(browser: Browser, origin: string): Promise<{ version: strin
   }
 }
 
-/** Honest visitors, round the three networks, `atOnce` at a time, until `until()`; the releases they met. */
 type Visit = { version: string; fellBackFrom?: { version: string } };
 
-/** Visitors from the honest networks, `atOnce` at a time, until `until`; each visit is pushed onto `met` as it ends. */
+/** Honest visitors, round the three networks, `atOnce` at a time, until `until()`; the releases they met, pushed onto `met` as each round ends. */
 async function honestVisitors(browser: Browser, until: () => boolean, atOnce = 3, met: Visit[] = []) {
   let next = 0;
   while (!until()) {
