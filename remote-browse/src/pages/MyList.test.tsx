@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import * as shared from '@netnet/shared';
 import { type AuthState, save } from '@netnet/shared';
 import userEvent from '@testing-library/user-event';
-import { anonymous, newMemberId, renderPage, loadTestRuntimeConfig, withoutIndexedDB } from '@netnet/shared/testing';
+import { anonymous, newMemberId, renderPage, loadTestRuntimeConfig, busyIndexedDB, withoutIndexedDB } from '@netnet/shared/testing';
 import MyList from './MyList';
 
 beforeEach(loadTestRuntimeConfig);
@@ -89,16 +89,10 @@ describe('My list page', () => {
     const uid = newMemberId();
     await save(uid, { id: 7, type: 'movie', name: 'Dune', poster: null });
     const usual = globalThis.indexedDB;
-    let refusing = true;
-    await withoutIndexedDB({
-      open(name: string, version?: number) {
-        if (refusing) throw new DOMException('busy', 'UnknownError');
-        return usual.open(name, version);
-      },
-    });
+    const browser = await busyIndexedDB();
     renderMyList(uid);
     expect(await screen.findByText(/My list can’t be read on this browser/)).toBeInTheDocument();
-    refusing = false;
+    browser.answer();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     const saved = await screen.findByRole('list', { name: 'Saved titles' });
     expect(within(saved).getByRole('link', { name: /Dune/ })).toBeInTheDocument();

@@ -2,7 +2,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { StoreUnavailableError, database } from './db';
 import { isSaved, listSaved, remove, save } from './titles';
 import { onStoreChange } from './changes';
-import { freshIndexedDB, withoutIndexedDB } from '@netnet/shared/testing';
+import { busyIndexedDB, freshIndexedDB, withoutIndexedDB } from '@netnet/shared/testing';
 
 const dune = { id: 7, type: 'movie' as const, name: 'Dune', poster: '/dune.jpg' };
 const dark = { id: 7, type: 'tv' as const, name: 'Dark', poster: null };
@@ -120,16 +120,9 @@ describe('the database itself', () => {
   });
 
   it('tries again after a failed open: a browser busy once may answer the next call', async () => {
-    const working = new IDBFactory();
-    let refusing = true;
-    await withoutIndexedDB({
-      open(name: string, version?: number) {
-        if (refusing) throw new DOMException('busy', 'UnknownError');
-        return working.open(name, version);
-      },
-    });
+    const browser = await busyIndexedDB();
     await expect(listSaved('ann')).rejects.toBeInstanceOf(StoreUnavailableError);
-    refusing = false;
+    browser.answer();
     await save('ann', dune);
     expect((await listSaved('ann')).map((title) => title.name)).toEqual(['Dune']);
   });

@@ -14,6 +14,6 @@ export {
 } from './fakeCatalogue';
 export { page, summary } from './tmdb';
 export { deferred } from './deferred';
-export { freshIndexedDB, withoutIndexedDB } from './indexedDB';
+export { busyIndexedDB, freshIndexedDB, withoutIndexedDB } from './indexedDB';
 export { newMemberId, signedIn, anonymous } from './member';
 export { renderPage, type RenderPageOptions } from './render';

@@ -11,3 +11,23 @@ export async function withoutIndexedDB(replacement: unknown = undefined): Promis
   await closeDatabase();
   Object.defineProperty(globalThis, 'indexedDB', { value: replacement, configurable: true, writable: true });
 }
+
+/**
+ * A browser whose IndexedDB refuses to open (busy, or slow past the open's timeout) until
+ * `answer()` is called; then it opens the usual (fake) one, with what that one holds.
+ */
+export async function busyIndexedDB(): Promise<{ answer(): void }> {
+  const usual: IDBFactory = globalThis.indexedDB ?? new IDBFactory();
+  let refusing = true;
+  await withoutIndexedDB({
+    open(name: string, version?: number) {
+      if (refusing) throw new DOMException('busy', 'UnknownError');
+      return usual.open(name, version);
+    },
+  });
+  return {
+    answer() {
+      refusing = false;
+    },
+  };
+}

@@ -1,8 +1,7 @@
-import { IDBFactory } from 'fake-indexeddb';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isSaved, listSaved, save } from '../store';
-import { freshIndexedDB, renderPage, withoutIndexedDB } from '@netnet/shared/testing';
+import { busyIndexedDB, freshIndexedDB, renderPage, withoutIndexedDB } from '@netnet/shared/testing';
 import { MyListButton } from './MyListButton';
 
 const dune = { id: 7, type: 'movie' as const, name: 'Dune', poster: '/dune.jpg' };
@@ -73,17 +72,10 @@ it('still renders, and explains, when this browser has no IndexedDB', async () =
 
 it('asks the store again when pressed after it could not be read: a browser busy once may answer now', async () => {
   jest.spyOn(console, 'warn').mockImplementation(() => {});
-  const working = new IDBFactory();
-  let refusing = true;
-  await withoutIndexedDB({
-    open(name: string, version?: number) {
-      if (refusing) throw new DOMException('busy', 'UnknownError');
-      return working.open(name, version);
-    },
-  });
+  const browser = await busyIndexedDB();
   renderAs('ann');
   await waitFor(() => expect(button()).toHaveAccessibleDescription('My list can’t be saved on this browser.'));
-  refusing = false;
+  browser.answer();
   await userEvent.click(button());
   await waitFor(() => expect(button()).toHaveAttribute('aria-pressed', 'true'));
   expect(button()).not.toHaveAccessibleDescription('My list can’t be saved on this browser.');
