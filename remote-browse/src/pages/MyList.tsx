@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { LIST_FAILED, Spinner, usePageTitle, useSavedTitles, type SavedTitle } from '@netnet/shared';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { LIST_FAILED, LoadError, Spinner, usePageTitle, useSavedTitles, type SavedTitle } from '@netnet/shared';
 import { EmptyList, ListHint } from '../myList/EmptyList';
 import { SavedTitleCard } from '../myList/SavedTitleCard';
 import styles from '../myList/MyList.module.scss';
@@ -7,7 +7,14 @@ import styles from '../myList/MyList.module.scss';
 /** /my-list: the member's saved titles, newest first (docs/product.md#my-list). */
 export default function MyList() {
   usePageTitle('My list');
-  const { state, remove, retry } = useSavedTitles();
+  // Retry reads the list afresh. It lives here, not in shared's useSavedTitles: the shared package
+  // ships whole on every page, and a visitor's first page is at its JS budget.
+  const [attempt, retry] = useReducer((n: number) => n + 1, 0);
+  return <SavedList key={attempt} retry={retry} />;
+}
+
+function SavedList({ retry }: { retry(): void }) {
+  const { state, remove } = useSavedTitles();
   const [removing, setRemoving] = useState<SavedTitle | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // Where keyboard focus goes once a removed card has left the page: the next card, or the heading.
@@ -54,16 +61,11 @@ export default function MyList() {
       )}
       {state.status === 'loading' && <Spinner label="Loading My list" />}
       {state.status === 'unavailable' && (
-        <>
-          <p className={styles.hint} id="list-unreadable">
-            My list can’t be read on this browser: it keeps your titles in the browser’s own storage, which is
-            turned off or blocked here (some private windows do this).
-          </p>
-          {/* The storage may only have been slow or busy: asking again costs nothing. */}
-          <button type="button" className="nn-load-error-retry" onClick={retry} aria-describedby="list-unreadable">
-            Retry
-          </button>
-        </>
+        // The storage may only have been slow or busy: Retry asks it again.
+        <LoadError
+          message="My list can’t be read on this browser: it keeps your titles in the browser’s own storage, which is turned off or blocked here (some private windows do this)."
+          onRetry={retry}
+        />
       )}
       {state.status === 'ready' && state.titles.length === 0 && <EmptyList />}
       {state.status === 'ready' && state.titles.length > 0 && (

@@ -36,15 +36,12 @@ export interface SavedTitlesResult {
   state: SavedTitlesState;
   /** Takes a title off the list; rejects if the store fails (the list stays as it is). */
   remove(type: MediaType, id: number): Promise<void>;
-  /** Reads the list again (after 'unavailable': a browser busy or slow once may answer now). */
-  retry(): void;
 }
 
 /** The member's list for /my-list: newest first, updated live when any view in this tab changes it. */
 export function useSavedTitles(): SavedTitlesResult {
   const uid = useMemberUid();
   const [state, setState] = useState<SavedTitlesState>({ status: 'loading', titles: [] });
-  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -67,7 +64,7 @@ export function useSavedTitles(): SavedTitlesResult {
       current = false;
       stop();
     };
-  }, [uid, attempt]);
+  }, [uid]);
 
   const removeTitle = useCallback(
     async (type: MediaType, id: number) => {
@@ -77,10 +74,5 @@ export function useSavedTitles(): SavedTitlesResult {
     [uid],
   );
 
-  const retry = useCallback(() => {
-    setState({ status: 'loading', titles: [] });
-    setAttempt((n) => n + 1);
-  }, []);
-
-  return { state, remove: removeTitle, retry };
+  return { state, remove: removeTitle };
 }

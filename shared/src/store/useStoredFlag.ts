@@ -87,37 +87,24 @@ export function useStoredFlag({ store, read, write, failure, unavailable }: Flag
   }, [error]);
 
   const toggle = useCallback(async () => {
-    if (!uid) return setError(unavailable);
-    if (writing.current || state.status === 'checking') return;
+    if (state.status === 'unavailable') return setError(unavailable);
+    if (!uid || writing.current || state.status !== 'ready') return;
+    const next = !state.on;
     writing.current = true;
     setBusy(true);
     setError(null);
+    setState({ on: next, status: 'ready' });
     try {
-      let on = state.on;
-      if (state.status === 'unavailable') {
-        // A browser that was slow or busy when the page first asked (an open that timed out) may
-        // answer now: ask again before telling the member no.
-        try {
-          on = await read(uid);
-        } catch (failed) {
-          console.warn(`Netnet: the ${store} store still cannot be read`, failed);
-          setError(unavailable);
-          return;
-        }
-      }
-      setState({ on: !on, status: 'ready' });
-      try {
-        await write(uid, !on);
-      } catch (failed) {
-        console.error(`Netnet: could not update the ${store} store`, failed);
-        setError(failure);
-        await refresh();
-      }
+      await write(uid, next);
+    } catch (failed) {
+      console.error(`Netnet: could not update the ${store} store`, failed);
+      setError(failure);
+      await refresh();
     } finally {
       writing.current = false;
       setBusy(false);
     }
-  }, [uid, state, read, write, store, failure, unavailable, refresh]);
+  }, [uid, state, write, store, failure, unavailable, refresh]);
 
   return { ...state, busy, error, note: state.status === 'unavailable' ? unavailable : null, toggle };
 }
