@@ -74,6 +74,9 @@ function restrictedSpecifiers(workspace) {
 // What every Node server stands on (Fastify with the site's limits, config, logger): for the
 // servers only, never in a browser's bundle.
 const SERVER_KIT = 'server-kit';
+// The render sandbox (bubblewrap launcher, framed channel, pool, publish check): used by the shell's
+// page server and the control plane's publish check, by name.
+const RENDER_SANDBOX = 'render-sandbox';
 const SERVERS = ['shell/server', 'catalogue', 'control-plane'];
 // The shell's server (shell/server/) is the one part of the shell that runs on Node: it reads the
 // store and collects release health through the control plane's one entry for instances.
@@ -96,14 +99,17 @@ function ownRules(workspace) {
   if (workspace === 'rollout') return [...apps, 'shared'];
   // A remote is shown the release the shell chose; which one, and why, is no business of its code.
   if (remotes.includes(workspace)) return [...apps.filter((app) => app !== workspace), 'rollout'];
-  // The shell loads remotes at run time through Module Federation, never by a static import.
-  if (workspace === 'shell') return apps.filter((app) => app !== 'shell');
+  // The shell loads remotes at run time through Module Federation, never by a static import; it
+  // renders releases' server code through the render sandbox.
+  if (workspace === 'shell') return apps.filter((app) => app !== 'shell' && app !== RENDER_SANDBOX);
   // The catalogue is a service of its own: it serves the apps, it does not import them.
   if (workspace === 'catalogue') return apps.filter((app) => app !== 'catalogue');
   // The release console talks to the control plane over HTTP only; it imports `shared` alone.
   if (workspace === 'console') return [...apps.filter((app) => app !== 'console'), 'rollout'];
   // The control plane decides which release is served; it reads builds from disk, never imports an app.
-  if (workspace === 'control-plane') return apps.filter((app) => app !== 'control-plane');
+  if (workspace === 'control-plane') return apps.filter((app) => app !== 'control-plane' && app !== RENDER_SANDBOX);
+  // Where releases' server code runs: it knows the contract and the rollout's types, no app.
+  if (workspace === RENDER_SANDBOX) return apps.filter((app) => app !== RENDER_SANDBOX);
   return [];
 }
 
@@ -115,6 +121,7 @@ function whyForbidden(workspace) {
   if (workspace === SHELL_SERVER) return "The shell's server serves the remotes' builds; it imports no app but the shell.";
   if (workspace === 'catalogue') return 'The catalogue is a service of its own; it imports no app.';
   if (workspace === 'control-plane') return 'The control plane is a service of its own; it imports no app.';
+  if (workspace === RENDER_SANDBOX) return 'The render sandbox runs releases for the servers; it imports no app.';
   if (workspace === 'console') return 'The release console reaches the control plane over HTTP; it imports `shared` only.';
   return 'Remotes never import each other, the shell or the rollout rule: share through `@netnet/shared`.';
 }
@@ -235,7 +242,7 @@ export default tseslint.config(
   },
   // Node code: the catalogue service, the control plane, the scripts, the e2e tests and their tooling.
   {
-    files: ['scripts/**', 'server-kit/**', 'shell/server/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
+    files: ['scripts/**', 'server-kit/**', 'render-sandbox/**', 'shell/server/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   // A runtime plugin webpack compiles into every remote's server build: it sets webpack's own

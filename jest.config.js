@@ -5,8 +5,9 @@ const { testedApps } = require('./scripts/site.cjs');
 
 const configOf = (dir) => (existsSync(`${__dirname}/${dir}/jest.config.cjs`) ? `<rootDir>/${dir}/jest.config.cjs` : `<rootDir>/${dir}/jest.config.js`);
 
+// The render sandbox is a library of the servers, not an app of the site table; its tests run here too.
 module.exports = {
-  projects: testedApps.map(configOf),
+  projects: [...testedApps, 'render-sandbox'].map(configOf),
   // Jest's default leaves a core idle (cores − 1); on a two-core machine that halves the pace.
   maxWorkers: '100%',
 };

@@ -258,8 +258,8 @@ function shellServerBuild(dir) {
     after: 'shell',
     classPrefix: 'shell',
     target: 'node',
-    // renderWorker: a release's render process (src/server/sandbox/worker.ts), started by pageServer.
-    entry: { pageServer: './src/server/index.ts', renderWorker: './src/server/sandbox/worker.ts' },
+    // renderWorker: a release's render process (src/server/renderWorker.ts), started by @netnet/render-sandbox.
+    entry: { pageServer: './src/server/index.ts', renderWorker: './src/server/renderWorker.ts' },
     // The shell's own images: the same URLs as in the browser build.
     output: { publicPath: '/', library: { type: 'commonjs2' } },
   });

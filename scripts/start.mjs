@@ -45,11 +45,14 @@ async function main() {
   // server (docs/architecture.md#server-rendering); NETNET_SSR=off serves the shell's index.html
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
   // release-health reports for the guard.
-  keepServer(await serveShell({ port: ports.shell }));
+  const shell = await serveShell({ port: ports.shell });
+  keepServer(shell);
   const apiUrl = await controlApi;
+  // Releases' server code runs only in the render sandbox (docs/sandbox.md); without bubblewrap their areas render in the browser.
+  const releaseCode = shell.releaseCode.runs === 'sandboxed' ? "releases' server code sandboxed (bubblewrap)" : `releases' server code NOT run, areas render in the browser only: ${shell.releaseCode.why}`;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`control-plane API on ${apiUrl} (tokens: npm run tokens; without NETNET_CONTROL_URL the release and rollout commands use the store directly)`);
-  console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s) · release console on ${apiUrl}/console/ (sign-in links: npm run tokens -- create <name> … --person)`);
+  console.log(`Netnet is ready on http://localhost:${ports.shell} (started in ${seconds} s) · ${releaseCode} · release console on ${apiUrl}/console/ (sign-in links: npm run tokens -- create <name> … --person)`);
 }
 
 main().catch((error) => {

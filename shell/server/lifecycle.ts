@@ -145,7 +145,7 @@ export function createLifecycle({
 }
 
 /** A server that can tell the store's state (./shellServer.ts's). */
-export type InstanceServer = Server & { storeState?: () => unknown };
+export type InstanceServer = Server & { storeState?: () => unknown; releaseCode?: unknown };
 
 /**
  * Runs one instance process: `start()` makes the server (listening, warmed), then the lifecycle
@@ -161,8 +161,9 @@ export async function runInstance({
   let server: InstanceServer | null = null;
   const lifecycle = createLifecycle({
     ...lifecycleOptions,
-    // The store's side of readiness, when the server tells it (the map it serves, how fresh).
-    details: () => (typeof server?.storeState === 'function' ? { store: server.storeState() } : {}),
+    // The store's side of readiness, when the server tells it (the map it serves, how fresh), and
+    // whether releases' server code runs here (sandboxed) or nowhere (their areas browser-only).
+    details: () => ({ ...(typeof server?.storeState === 'function' && { store: server.storeState() }), ...(server?.releaseCode !== undefined && { releaseCode: server.releaseCode }) }),
     onState: (state) => process.send?.({ state }),
   });
   async function stop(how: 'drain' | 'now') {

@@ -40,6 +40,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 interface PageServerBuild {
   identityOf: Parameters<typeof createTicketService>[0]['identityOf'];
   ticketReleasesOf(map: unknown, identity: unknown): ReturnType<Parameters<typeof createTicketService>[0]['releasesFor']>;
+  sandboxSupport(): { available: true } | { available: false; why: string };
   createSandboxedPool(options: { serverBuild: string; config: unknown; log: (line: string) => void }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
   createPageServer(options: {
     template: string;
@@ -75,7 +76,10 @@ export interface ShellOptions {
   logger?: Logger;
 }
 
-export type ShellServer = Server & { storeState: () => unknown };
+/** Where releases' server code runs on this instance: in the sandbox, or nowhere (their areas render in the browser). */
+export type ReleaseCodeState = { runs: 'sandboxed' } | { runs: 'nowhere'; why: string };
+
+export type ShellServer = Server & { storeState: () => unknown; releaseCode: ReleaseCodeState };
 
 /** The shell's server, listening; closing it closes the store. */
 export async function serveShell({ port, environment, ssr, database, env = process.env, config = readShellConfig(env), logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
@@ -154,7 +158,15 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   const healthLog = logger.child({ part: 'health' });
   // Each release's server build renders in processes of its own, never in this one (docs/sandbox.md).
   const renderLog = logger.child({ part: 'render' });
-  const areas = renders ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig(), log: (line) => renderLog.warn(line) }) : undefined;
+  // Where the OS cannot sandbox it (no bubblewrap, no user namespaces, macOS), no release's server
+  // code runs at all: its areas render in the browser only. Production never runs so.
+  const sandbox = pageServer.sandboxSupport();
+  const releaseCode: ReleaseCodeState = !renders ? { runs: 'nowhere', why: 'server rendering is off (NETNET_SSR=off)' } : sandbox.available ? { runs: 'sandboxed' } : { runs: 'nowhere', why: sandbox.why };
+  if (renders && !sandbox.available) {
+    if (environmentName === 'production') throw new Error(`NETNET_ENV=production runs releases' server code only in the render sandbox: ${sandbox.why}.`);
+    renderLog.warn(`releases' server code does not run here (${sandbox.why}): their areas render in the browser only (docs/sandbox.md).`);
+  }
+  const areas = releaseCode.runs === 'sandboxed' ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig(), log: (line) => renderLog.warn(line) }) : undefined;
   const pages = renders
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
@@ -198,6 +210,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   })) as ShellServer;
   // What the instance's health endpoint tells of the store: the map it serves and how fresh it is.
   server.storeState = () => live.state();
+  server.releaseCode = releaseCode;
   server.on('close', () => {
     areas?.close();
     void (async () => {

@@ -5,9 +5,9 @@
 // deploy/<remote>/<version>/ and registered in the store, as `npm run release` does. A refusal
 // leaves the origin folder and the store as they were.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sandboxSupport, verifyServerBuild, type VerifyOptions } from '@netnet/render-sandbox';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';
@@ -41,27 +41,27 @@ const CONTENT_TYPES: Record<string, { gzip: boolean }> = {
 /** How long the server build may take to load in its render process. */
 export const SERVER_BUILD_TIMEOUT_MS = 10_000;
 const SERVER_ENTRY = join('server', 'remoteEntry.js');
-/** The shell's server build: its render process is the one every release's server code runs in. */
+/** The shell's render script (its server build): what every release's server code runs under. */
 const SHELL_SERVER = fileURLToPath(new URL('../../../shell/dist/server/', import.meta.url));
-
-interface ShellServer {
-  verifyServerBuild(options: { serverBuild: string; remote: string; version: string; code: string; config: unknown; loadTimeoutMs?: number }): Promise<{ pages: number }>;
-}
 
 /**
  * The server build must load and render: members' pages are rendered with it. It is the
  * publisher's code, so it is checked exactly where members' renders run it, in a render process
- * of the shell's server (no environment, its own user, Node's permission model, a heap limit and a
- * deadline): loaded and initialised within `timeoutMs`, then every page it exposes rendered once
- * against the catalogue. A build that throws, hangs, exits or is not a container is refused.
+ * started by the render sandbox as the shell's are (its own namespaces and user, no network, no
+ * environment, Node's permission model, a heap limit and a deadline), handed its release address
+ * and the site's catalogue as a member's render is: loaded and initialised within `timeoutMs`,
+ * then every page it exposes rendered once. A build that throws, hangs, exits, breaks its channel
+ * or is not a container is refused; nothing it does reaches this process.
  */
-export async function checkServerBuild(dir: string, remote: string, version: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS): Promise<void> {
-  const entry = join(SHELL_SERVER, 'pageServer.js');
-  if (!existsSync(entry)) throw new DeployError("server builds cannot be checked here: the shell's server is not built (npm run build).");
-  const shell = createRequire(import.meta.url)(entry) as ShellServer;
+export async function checkServerBuild(dir: string, remote: string, version: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (!existsSync(join(SHELL_SERVER, 'renderWorker.js'))) throw new DeployError("server builds cannot be checked here: the shell's server is not built (npm run build).");
+  const sandbox = sandboxSupport();
+  if (!sandbox.available) throw new DeployError(`server builds cannot be checked here: ${sandbox.why}.`);
   const code = readFileSync(join(dir, SERVER_ENTRY), 'utf8');
+  const entry = `${site.deployOrigin(env)}/${remote}/${version}/mf-manifest.json`;
   try {
-    await shell.verifyServerBuild({ serverBuild: SHELL_SERVER, remote, version, code, config: site.runtimeConfig(), loadTimeoutMs: timeoutMs });
+    const config = site.runtimeConfig(env) as VerifyOptions['config'];
+    await verifyServerBuild({ serverBuild: SHELL_SERVER, remote: remote as VerifyOptions['remote'], version, entry, code, config, loadTimeoutMs: timeoutMs });
   } catch (error) {
     throw new UploadRefused(422, `the server build (server/remoteEntry.js) ${messageOf(error)}.`);
   }
@@ -183,7 +183,7 @@ export async function publishUpload({
     }
 
     await checkCompressedCopies(release, label);
-    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release, remote, version);
+    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release, remote, version, SERVER_BUILD_TIMEOUT_MS, env);
     else if (!browserOnly) {
       throw new UploadRefused(
         422,

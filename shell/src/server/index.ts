@@ -16,12 +16,11 @@ import { releaseFor } from './releaseFor';
 import { renderArea, type RenderResult } from './renderArea';
 import { createRenderGate, type RenderGateOptions } from './renderGate';
 import { compileRoutes } from './routes';
-import { AreaRenderError, type RenderPool } from './sandbox';
+import { AreaRenderError, type RenderPool } from '@netnet/render-sandbox';
 import { ticketReleases, type TicketIdentity, type TicketRelease } from './ticketReleases';
 
 export { identityOf } from './ticketReleases';
-export { createSandboxedPool } from './sandbox';
-export { verifyServerBuild } from './sandbox/verify';
+export { createSandboxedPool, sandboxSupport } from '@netnet/render-sandbox';
 
 // A map document is checked once, not once per page: the control plane hands every request
 // without pins the same members' map until the store's changes (shell/server/shellServer.ts).
@@ -52,7 +51,7 @@ export interface PageServerOptions {
   /** Cookies to set with this request's page besides the device id (the browser's dev pins: docs/releases.md). */
   cookiesFor?: (req: IncomingMessage) => string[];
   /**
-   * Renders an area with its release's server build, in the release's own processes (sandbox/).
+   * Renders an area with its release's server build, in the release's own processes (@netnet/render-sandbox).
    * None: every area is left to the browser, the shell frame rendered here.
    */
   areas?: RenderPool;

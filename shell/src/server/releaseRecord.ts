@@ -1,5 +1,5 @@
 import type { Release } from '@netnet/rollout';
-import { matchesHash } from './sandbox/releaseCode';
+import { matchesHash } from '@netnet/render-sandbox';
 
 // The hashes a release recorded for its files (its integrity.json), read by the server the way
 // the browser reads them (federation/integrity.ts): checked against the hash the map gives for the

@@ -1,23 +1,39 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
-import type { AuthState, RemoteName, RuntimeConfig } from '@netnet/shared';
-import { pageList } from '@netnet/shared';
+import type { Readable, Writable } from 'node:stream';
+import type { RemoteName } from '@netnet/shared/pages';
+import type { AreaAuth, RenderConfig } from './protocol.ts';
+import { pageList } from '@netnet/shared/pages';
 import type { Release } from '@netnet/rollout';
-import type { RenderResult } from '../renderArea';
-import { readMessage, type RenderMessage, type ToWorker } from './protocol';
-import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode';
+import { createCatalogueGate, type CatalogueGate } from './catalogueGate.ts';
+import { encodeFrame, FrameReader } from './frames.ts';
+import { processTree } from './launcher.ts';
+import { MAX_FROM_WORKER_BYTES, readMessage, type FetchMessage, type RenderMessage, type ToWorker } from './protocol.ts';
+import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode.ts';
 
 // The render processes of the releases members get (docs/sandbox.md):
 // a few per release, started before they take a render, each render given a deadline from here.
 // A process that misses it is killed; one that dies takes only its own renders in flight; either
 // way the area falls back (to stable, else to the browser) and the release waits a while, longer
-// each time, before new processes are started for it.
+// each time, before new processes are started for it. A process that writes anything but the
+// protocol's frames into its channel is killed the same way: nothing it sends can throw here.
+
+/** An area's render as its release's process gave it. */
+export interface RenderResult {
+  html: string;
+  /** The catalogue answers the render used, by URL. */
+  catalogue: Record<string, unknown>;
+  /** What the page threw while rendering (the parts it hit are left to the browser). */
+  errors: unknown[];
+  /** The render had to be cut short. */
+  cutShort: boolean;
+}
 
 export interface AreaRequest {
   module: string;
   key: string;
   location: { pathname: string; search: string; state?: unknown };
-  auth: AuthState;
+  auth: AreaAuth;
   budgetMs: number;
 }
 
@@ -45,12 +61,12 @@ export interface RenderPool {
   close(): void;
 }
 
-/** Starts one render process (renderProcess.ts in production; a plain child in tests). */
-export type Spawn = () => ChildProcess;
+/** Starts one render process of `remote` (launcher.ts in production; a plain child in tests), its channel on stdin and descriptor 3. */
+export type Spawn = (remote: RemoteName) => ChildProcess;
 
 export interface PoolOptions {
   spawn: Spawn;
-  config: RuntimeConfig;
+  config: RenderConfig;
   /** Processes per release. */
   size?: number;
   /** How long a process may take to load its release. */
@@ -65,6 +81,8 @@ export interface PoolOptions {
   healthyAfterMs?: number;
   fetchTimeoutMs?: number;
   fetchCode?: typeof fetchReleaseCode;
+  /** How render processes reach the catalogue (default: the config's catalogue, through this server). */
+  catalogue?: CatalogueGate;
   log?: (line: string) => void;
   now?: () => number;
 }
@@ -110,18 +128,34 @@ export const LATE_THROTTLE = { periodMs: 100, runMs: 20 };
 export const PAGE_RETRY_AFTER_MS = 30_000;
 /** Lines a release's processes may log per minute; past it they are counted, not written. */
 const LOG_LINES_PER_MINUTE = 30;
+/**
+ * Catalogue calls a process may make: this many for loading (its warm-up renders), and this many
+ * more for each render it is given; a page makes a handful. Past it, calls fail as a network would.
+ */
+export const CATALOGUE_CALLS = { load: 64, perRender: 24 };
+/** Catalogue calls one process may have in flight at once. */
+const CATALOGUE_CALLS_IN_FLIGHT = 16;
+/** How long a catalogue call made for a process's warm-up may take (its warm-up renders wait 1 s). */
+const WARM_UP_CALL_MS = 2_000;
 
 interface Worker {
   child: ChildProcess;
+  /** The process and its sandbox's processes outside their namespace: what a throttle signals. */
+  pids: number[];
   ready: boolean;
   /** When it was ready to take renders. */
   readyAt: number;
   /** Running at the lowest CPU priority, and throttled, since a render of its went late. */
   lowered: boolean;
   throttle?: NodeJS.Timeout;
-  inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timers: NodeJS.Timeout[] }>;
+  inFlight: Map<number, { resolve(result: RenderResult): void; reject(error: AreaRenderError): void; timers: NodeJS.Timeout[]; deadlineAt: number }>;
+  /** Catalogue calls it may still make, and how many it has in flight. */
+  calls: { left: number; inFlight: number };
+  send(message: ToWorker): void;
   /** Kills the process; its renders in flight fail with `fault`. */
   stop(fault: string): void;
+  /** Kills a process that stopped answering: its release's fault beyond doubt when it left half a frame in its channel. */
+  stuck(fault: string): void;
 }
 
 interface ReleasePool {
@@ -158,6 +192,7 @@ export function createRenderPool({
   healthyAfterMs = HEALTHY_AFTER_MS,
   fetchTimeoutMs = 10_000,
   fetchCode = fetchReleaseCode,
+  catalogue = createCatalogueGate({ catalogueUrl: config.catalogueUrl }),
   log = (line) => console.warn(`[render] ${line}`),
   now = Date.now,
 }: PoolOptions): RenderPool {
@@ -227,12 +262,26 @@ export function createRenderPool({
     const code = pool.code;
     let child: ChildProcess;
     try {
-      child = spawn();
+      child = spawn(pool.remote);
     } catch (error) {
       failed(pool, `its render process could not start (${error instanceof Error ? error.message : error})`);
       return;
     }
-    const worker: Worker = { child, ready: false, readyAt: 0, lowered: false, inFlight: new Map(), stop: (fault) => end(fault) };
+    const toChild = child.stdio[0] as Writable | null;
+    const reader = new FrameReader(MAX_FROM_WORKER_BYTES);
+    const fromChild = child.stdio[3] as Readable | null | undefined;
+    const worker: Worker = {
+      child,
+      pids: [],
+      ready: false,
+      readyAt: 0,
+      lowered: false,
+      inFlight: new Map(),
+      calls: { left: CATALOGUE_CALLS.load, inFlight: 0 },
+      send: (message) => void toChild?.write(encodeFrame(message)),
+      stop: (fault) => end(fault),
+      stuck: (fault) => (reader.midFrame ? end('it broke its render channel (half a frame, then nothing)', true) : end(fault)),
+    };
     pool.workers.add(worker);
     child.stdout?.on('data', (chunk: Buffer) => output(pool, chunk));
     child.stderr?.on('data', (chunk: Buffer) => output(pool, chunk));
@@ -244,6 +293,7 @@ export function createRenderPool({
       clearInterval(worker.throttle);
       pool.workers.delete(worker);
       child.kill('SIGKILL');
+      fromChild?.destroy();
       for (const [, render] of worker.inFlight) {
         render.timers.forEach(clearTimeout);
         render.reject(new AreaRenderError(`${label(pool)}: ${fault}`, fault));
@@ -256,17 +306,37 @@ export function createRenderPool({
     const loading = setTimeout(() => end(`its render process did not load the release within ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
     child.on('error', (error) => end(`its render process failed (${error.message})`));
     child.on('exit', (codeOrNull, signal) => end(`its render process exited (${signal ?? `code ${codeOrNull}`})`));
-    child.on('message', (raw: unknown) => {
-      const message = readMessage(raw);
-      if (message === null) return;
+    // A pipe closed under a write (the process died) is its exit's business, never this server's crash.
+    toChild?.on('error', () => end('its render process closed its channel'));
+    if (!toChild || !fromChild) {
+      end('its render process has no channel');
+      return;
+    }
+    fromChild.on('error', () => end('its render process closed its channel'));
+    // Anything but the protocol's frames, each of the protocol's shape, is the release breaking its
+    // channel: its fault beyond doubt, so its renders count as failed sessions at once.
+    fromChild.on('data', (chunk: Buffer) => {
+      const { messages, broken } = reader.push(chunk);
+      for (const raw of messages) {
+        if (gone) return;
+        const message = readMessage(raw);
+        if (message === null) return end('it broke its render channel (a message that is not the protocol\'s)', true);
+        receive(message);
+      }
+      if (broken) end(`it broke its render channel (${broken})`, true);
+    });
+    const receive = (message: NonNullable<ReturnType<typeof readMessage>>) => {
       if (message.type === 'ready') {
         clearTimeout(loading);
         worker.ready = true;
         worker.readyAt = now();
+        if (child.pid !== undefined) worker.pids = processTree(child.pid);
         pool.markStarted();
       } else if (message.type === 'load-failed') {
         end(`its server build does not load: ${message.message}`, true);
-      } else if (message.type === 'rendered' || message.type === 'render-failed') {
+      } else if (message.type === 'fetch') {
+        callCatalogue(worker, message);
+      } else {
         const render = worker.inFlight.get(message.id);
         if (!render) return;
         worker.inFlight.delete(message.id);
@@ -280,13 +350,12 @@ export function createRenderPool({
           render.reject(new AreaRenderError(`${label(pool)}: ${message.message}`, message.message));
         }
       }
-    });
+    };
     code.then(
       (source) => {
         if (gone) return;
         const modules = pageList.filter((page) => page.remote === pool.remote).map((page) => page.module);
-        const load: ToWorker = { type: 'load', remote: pool.remote, entry: serverEntryOf(pool.release), publicPath: browserBaseOf(pool.release), code: source, modules, config };
-        child.send(load, (error) => error && end(`its render process could not be given the release (${error.message})`));
+        worker.send({ type: 'load', remote: pool.remote, entry: serverEntryOf(pool.release), publicPath: browserBaseOf(pool.release), code: source, modules, config });
       },
       (error: unknown) => {
         // The code did not arrive: the next try fetches it again.
@@ -297,36 +366,58 @@ export function createRenderPool({
   }
 
   /**
+   * A catalogue call the process asked for, made here within its caps: a page's renders in flight
+   * give it its time (a call no render waits for is not made), and each render a few calls.
+   */
+  function callCatalogue(worker: Worker, { id, url }: FetchMessage): void {
+    const refuse = (message: string) => worker.send({ type: 'fetch-failed', id, message });
+    const deadlineAt = worker.ready ? Math.max(0, ...[...worker.inFlight.values()].map((render) => render.deadlineAt)) : now() + WARM_UP_CALL_MS;
+    if (deadlineAt <= now()) return refuse('no render is waiting for it');
+    if (worker.calls.left <= 0) return refuse('over its catalogue calls for the renders it was given');
+    if (worker.calls.inFlight >= CATALOGUE_CALLS_IN_FLIGHT) return refuse('too many catalogue calls at once');
+    worker.calls.left -= 1;
+    worker.calls.inFlight += 1;
+    catalogue.call(url, deadlineAt - now()).then(
+      (answer) => worker.send({ type: 'fetched', id, ...answer }),
+      (error: unknown) => refuse(error instanceof Error ? error.message : String(error)),
+    ).finally(() => (worker.calls.inFlight -= 1));
+  }
+
+  /**
    * A process whose render went late runs at the lowest CPU priority, a fifth of the time, until it
    * answers, so a release spinning in a loop slows the other areas' renders little in the seconds
    * before it is taken for stuck. Raising its priority back needs the right to (root, as the
    * sandbox runs); without it the process stays low, which costs only that release.
    */
   function prioritize(worker: Worker, to: 'lowest' | 'usual'): void {
-    const pid = worker.child.pid;
-    if (pid === undefined || worker.lowered === (to === 'lowest')) return;
+    const pids = worker.pids;
+    if (pids.length === 0 || worker.lowered === (to === 'lowest')) return;
     worker.lowered = to === 'lowest';
     clearInterval(worker.throttle);
     worker.throttle = undefined;
-    signal(pid, to === 'lowest' ? 'SIGSTOP' : 'SIGCONT');
-    try {
-      setPriority(pid, to === 'lowest' ? LOWEST_PRIORITY : 0);
-    } catch {
-      // Gone meanwhile, or not ours to raise.
+    signal(pids, to === 'lowest' ? 'SIGSTOP' : 'SIGCONT');
+    for (const pid of pids) {
+      try {
+        setPriority(pid, to === 'lowest' ? LOWEST_PRIORITY : 0);
+      } catch {
+        // Gone meanwhile, or not ours to raise.
+      }
     }
     if (to === 'usual') return;
     worker.throttle = setInterval(() => {
-      signal(pid, 'SIGCONT');
-      setTimeout(() => worker.lowered && signal(pid, 'SIGSTOP'), LATE_THROTTLE.runMs).unref();
+      signal(pids, 'SIGCONT');
+      setTimeout(() => worker.lowered && signal(pids, 'SIGSTOP'), LATE_THROTTLE.runMs).unref();
     }, LATE_THROTTLE.periodMs);
     worker.throttle.unref();
   }
 
-  function signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
-    try {
-      process.kill(pid, name);
-    } catch {
-      // Gone meanwhile.
+  function signal(pids: number[], name: 'SIGSTOP' | 'SIGCONT'): void {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // Gone meanwhile.
+      }
     }
   }
 
@@ -363,10 +454,12 @@ export function createRenderPool({
           // Late is most likely busy in a loop: until it answers, it gets a fifth of the CPU the others leave.
           prioritize(worker, 'lowest');
         }, deadlineMs);
-        const stuck = setTimeout(() => worker.stop(`its render process did not answer a render within ${stuckMs} ms and was stopped`), stuckMs);
-        worker.inFlight.set(id, { resolve, reject, timers: [late, stuck] });
+        const stuck = setTimeout(() => worker.stuck(`its render process did not answer a render within ${stuckMs} ms and was stopped`), stuckMs);
+        worker.inFlight.set(id, { resolve, reject, timers: [late, stuck], deadlineAt: now() + deadlineMs });
+        // Calls not used by earlier renders do not pile up: at most a load's and a render's each in flight.
+        worker.calls.left = Math.min(worker.calls.left + CATALOGUE_CALLS.perRender, CATALOGUE_CALLS.load + CATALOGUE_CALLS.perRender * worker.inFlight.size);
         const message: RenderMessage = { type: 'render', id, ...request };
-        worker.child.send(message, (error) => error && worker.stop(`its render process could not be reached (${error.message})`));
+        worker.send(message);
       });
     },
     // The pool's own promise, not a new one: the server calls this for every release on every page.

@@ -1,22 +1,27 @@
-import type { RemoteName, RuntimeConfig } from '@netnet/shared';
-import { createSandboxedPool } from '.';
-import { AreaRenderError } from './pool';
-import { samplePages } from './samplePages';
+import type { RemoteName } from '@netnet/shared/pages';
+import type { RenderConfig } from './protocol.ts';
+import { createSandboxedPool } from './sandboxedPool.ts';
+import { AreaRenderError } from './pool.ts';
+import { samplePages } from './samplePages.ts';
 
 // The check a release's server build passes before it is published (the control plane calls it on
 // every upload): the build is loaded in a render process started exactly as members' renders are,
-// and each page it exposes is rendered once, as a member or visitor would open it, within the render
-// deadline. So what passes has been initialised and rendered the way members meet it, and a build
-// cannot tell the check from a member (docs/sandbox.md).
+// in the same sandbox, handed the same options (its own release address as public path, the site's
+// config) and the same catalogue through the same gate, and each page it exposes is rendered once,
+// as a member or visitor would open it, within the render deadline. So what passes has been
+// initialised and rendered the way members meet it, and a build cannot tell the check from a
+// member (docs/sandbox.md). Nothing it writes into its channel can throw in the caller.
 
 export interface VerifyOptions {
   /** The shell's dist/server/, holding the render process script. */
   serverBuild: string;
   remote: RemoteName;
   version: string;
+  /** The release's browser manifest URL once published: what members' renders are given. */
+  entry: string;
   /** server/remoteEntry.js as uploaded. */
   code: string;
-  config: RuntimeConfig;
+  config: RenderConfig;
   /**
    * Each page's render budget (its deadline is this plus the pool's grace): more than a member's
    * render gets, since the check asks whether the build renders, not how fast a busy machine is.
@@ -26,8 +31,8 @@ export interface VerifyOptions {
 }
 
 /** Resolves when every page of the build rendered without an error; rejects with the first failure, in words. */
-export async function verifyServerBuild({ serverBuild, remote, version, code, config, budgetMs = 2_000, loadTimeoutMs = 10_000 }: VerifyOptions): Promise<{ pages: number }> {
-  const release = { version, entry: `http://release-check.invalid/${remote}/${version}/mf-manifest.json` };
+export async function verifyServerBuild({ serverBuild, remote, version, entry, code, config, budgetMs = 2_000, loadTimeoutMs = 10_000 }: VerifyOptions): Promise<{ pages: number }> {
+  const release = { version, entry };
   const pool = createSandboxedPool({
     serverBuild,
     config,

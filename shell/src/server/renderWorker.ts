@@ -5,18 +5,21 @@ import * as ReactDOM from 'react-dom';
 import * as jsxRuntime from 'react/jsx-runtime';
 import * as jotai from 'jotai';
 import * as shared from '@netnet/shared';
-import { setRuntimeConfig, type PageModule } from '@netnet/shared';
+import { setRuntimeConfig, type AuthState, type PageModule, type RuntimeConfig } from '@netnet/shared';
 import sharedPackage from '@netnet/shared/package.json';
-import { federationName } from '../../federation/remotes';
-import { renderArea } from '../renderArea';
-import type { FromWorker, LoadMessage, RenderMessage, ToWorker } from './protocol';
-import { samplePages } from './samplePages';
+import { samplePages } from '@netnet/render-sandbox';
+import { openServerChannel } from '@netnet/render-sandbox/worker';
+import type { LoadMessage, RenderMessage } from '@netnet/render-sandbox/worker';
+import { federationName } from '../federation/remotes';
+import { renderArea } from './renderArea';
 
-// The render process of one release (docs/sandbox.md): started by
-// the shell's server with no environment, as a user of its own, under Node's permission model, it
-// loads the release's server build and renders the shell frame with the release's page in it. The
-// code here is ours and runs first; everything the release's code does after that stays in this
-// process, which the server kills and replaces when it misses a deadline.
+// The render process of one release (docs/sandbox.md): started by the shell's server (or the
+// publish check) in a bubblewrap sandbox with no network and no environment, as its area's own
+// user, under Node's permission model, it loads the release's server build and renders the shell
+// frame with the release's page in it. The code here is ours and runs first (its channel and its
+// fetch are in place before the release's code loads); everything the release's code does after
+// that stays in this process, which the server kills and replaces when it misses a deadline or
+// breaks the channel.
 
 const versionOf = (range: string) => range.replace(/^[^\d]*/, '');
 const singleton = (lib: unknown, version: string, requiredVersion: string) => ({
@@ -41,7 +44,6 @@ declare const __non_webpack_require__: NodeJS.Require;
 /** How long a warm-up render may wait for its catalogue calls. */
 const WARM_UP_DATA_MS = 1_000;
 
-const send = (message: FromWorker) => process.send?.(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 /** Why the release failed to load, in words; a reach past the sandbox is named for what it tried. */
 function loadFailure(error: unknown): string {
@@ -65,7 +67,8 @@ function evaluate(code: string, filename: string): unknown {
 const pages = new Map<string, PageModule['default']>();
 
 async function load({ remote, entry, publicPath, code, modules, config }: LoadMessage): Promise<void> {
-  setRuntimeConfig(config);
+  // The server's own messages: the site's whole config, and shared's auth states (the sandbox passes both through).
+  setRuntimeConfig(config as RuntimeConfig);
   const name = federationName(remote);
   const container = evaluate(code, entry) as { get?: unknown; init?: unknown } | null;
   if (!container || typeof container.get !== 'function' || typeof container.init !== 'function') {
@@ -101,6 +104,18 @@ async function load({ remote, entry, publicPath, code, modules, config }: LoadMe
   }
 }
 
+const channel = openServerChannel({
+  load(message) {
+    load(message).then(
+      () => channel.send({ type: 'ready' }),
+      // Said, then gone: the server starts a fresh process for the next try.
+      (error: unknown) => channel.send({ type: 'load-failed', message: loadFailure(error) }, () => process.exit(1)),
+    );
+  },
+  render: (message) => void render(message),
+});
+const send = channel.send;
+
 async function render({ id, module, key, location, auth, budgetMs }: RenderMessage): Promise<void> {
   const Page = pages.get(module);
   if (!Page) {
@@ -108,7 +123,7 @@ async function render({ id, module, key, location, auth, budgetMs }: RenderMessa
     return;
   }
   try {
-    const result = await renderArea({ location, auth, page: { key, Page }, budgetMs });
+    const result = await renderArea({ location, auth: auth as AuthState, page: { key, Page }, budgetMs });
     send({ type: 'rendered', id, html: result.html, catalogue: result.catalogue, errors: result.errors.map(messageOf), cutShort: result.cutShort });
   } catch (error) {
     send({ type: 'render-failed', id, message: messageOf(error) });
@@ -117,16 +132,3 @@ async function render({ id, module, key, location, auth, budgetMs }: RenderMessa
 
 // A promise the release forgot to await fails nothing but itself, as it would in a browser.
 process.on('unhandledRejection', (reason) => console.warn(`a promise nobody awaited was rejected: ${messageOf(reason)}`));
-// The server is gone: so is this process.
-process.on('disconnect', () => process.exit(0));
-process.on('message', (message: ToWorker) => {
-  if (message.type === 'load') {
-    load(message).then(
-      () => send({ type: 'ready' }),
-      // Said, then gone: the server starts a fresh process for the next try.
-      (error: unknown) => process.send?.({ type: 'load-failed', message: loadFailure(error) } satisfies FromWorker, () => process.exit(1)),
-    );
-  } else if (message.type === 'render') {
-    void render(message);
-  }
-});

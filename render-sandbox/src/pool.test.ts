@@ -1,8 +1,9 @@
 /**
  * @jest-environment node
  */
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Release } from '@netnet/rollout';
@@ -13,13 +14,31 @@ import { AreaRenderError, createRenderPool, LOWEST_PRIORITY, type RenderPool } f
 // process that renders, hangs, exits or never loads is what these check.
 
 const STAND_IN = `
+const { Socket } = require('net');
+const out = new Socket({ fd: 3, readable: false, writable: true });
+const send = (message, done) => {
+  const body = Buffer.from(typeof message === 'string' ? message : JSON.stringify(message));
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(body.length);
+  out.write(Buffer.concat([header, body]), done);
+};
 let behaviour;
-process.on('message', (message) => {
+let buffered = Buffer.alloc(0);
+process.stdin.on('data', (chunk) => {
+  buffered = Buffer.concat([buffered, chunk]);
+  while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+    const length = buffered.readUInt32BE(0);
+    handle(JSON.parse(buffered.subarray(4, 4 + length).toString()));
+    buffered = buffered.subarray(4 + length);
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+function handle(message) {
   if (message.type === 'load') {
     behaviour = message.code;
-    if (behaviour === 'fails-to-load') return process.send({ type: 'load-failed', message: 'it threw at import' }, () => process.exit(1));
+    if (behaviour === 'fails-to-load') return send({ type: 'load-failed', message: 'it threw at import' }, () => process.exit(1));
     if (behaviour === 'never-loads') return;
-    process.send({ type: 'ready' });
+    send({ type: 'ready' });
   } else if (message.type === 'render') {
     if (behaviour === 'loops') for (;;);
     if (behaviour === 'slow-once' && !globalThis.slowed) {
@@ -29,14 +48,29 @@ process.on('message', (message) => {
     if (behaviour === 'exits') process.exit(3);
     if (behaviour === 'exits-second' && globalThis.rendered) process.exit(4);
     globalThis.rendered = true;
-    if (behaviour === 'garbage') {
-      for (const junk of ['rendered', 42, [], { type: 'rendered', id: message.id, html: { toString: 1 }, catalogue: [], errors: 'x' }, { type: 'rendered', id: message.id, html: '<p>', catalogue: {}, errors: null }]) process.send(junk);
-      return;
+    if (behaviour === 'unknown-message') return send({ type: 'rendered-maybe', id: message.id });
+    if (behaviour === 'wrong-shape') return send({ type: 'rendered', id: message.id, html: { toString: 1 }, catalogue: [], errors: 'x' });
+    if (behaviour === 'not-json') return send('x\\n');
+    if (behaviour === 'raw-garbage') return out.write('x\\n');
+    if (behaviour === 'announces-a-huge-frame') return out.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 1, 2, 3]));
+    if (behaviour === 'fetches') {
+      return fetchOver(message.id, JSON.parse(message.location.search.slice(1)));
     }
-    process.send({ type: 'rendered', id: message.id, html: '<p>' + message.location.pathname + ' by ' + process.pid + '</p>', catalogue: {}, errors: [], cutShort: false });
+    send({ type: 'rendered', id: message.id, html: '<p>' + message.location.pathname + ' by ' + process.pid + '</p>', catalogue: {}, errors: [], cutShort: false });
+  } else if (message.type === 'fetched' || message.type === 'fetch-failed') {
+    answers.get(message.id)(message);
   }
-});
-process.on('disconnect', () => process.exit(0));
+}
+const answers = new Map();
+let nextFetch = 0;
+async function fetchOver(id, urls) {
+  const got = await Promise.all(urls.map((url) => new Promise((resolve) => {
+    nextFetch += 1;
+    answers.set(nextFetch, resolve);
+    send({ type: 'fetch', id: nextFetch, url });
+  })));
+  send({ type: 'rendered', id, html: JSON.stringify(got.map((answer) => answer.type === 'fetched' ? answer.status + ' ' + answer.body : answer.message)), catalogue: {}, errors: [], cutShort: false });
+}
 `;
 
 let dir: string;
@@ -71,7 +105,7 @@ function poolOf(behaviours: Record<string, string>, options: Partial<Parameters<
     backoffMs: { first: 300, max: 1_000 },
     fetchCode: async (wanted) => behaviours[wanted.version] ?? 'renders',
     spawn: () => {
-      const child = fork(script, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
       spawned.push(child.pid!);
       return child;
     },
@@ -189,12 +223,43 @@ describe('the render pool', () => {
     await expect(slow.render('remote-title', release('5.0.1'), request)).rejects.toThrow(/did not load the release within 2 s/);
   });
 
-  it('takes nothing a process sends outside the protocol’s shape: the render falls back at its deadline, the server unharmed', async () => {
-    const { pool } = poolOf({ '7.0.0': 'garbage' });
-    await pool.warm('remote-title', release('7.0.0'));
-    const render = pool.render('remote-title', release('7.0.0'), request);
-    await expect(render).rejects.toThrow(/did not answer within 300 ms/);
-    await expect(faultOf(render)).resolves.toBeNull();
+  it.each(['raw-garbage', 'not-json', 'announces-a-huge-frame', 'unknown-message', 'wrong-shape'])(
+    'kills a process that breaks its channel (%s) and counts it against its release at once, the server unharmed',
+    async (behaviour) => {
+      const { pool, lines } = poolOf({ '7.0.0': behaviour });
+      await pool.warm('remote-title', release('7.0.0'));
+      const pid = spawned.at(-1)!;
+      // Half a frame (raw-garbage) is seen when the process is taken for stuck; the rest at once.
+      await expect(pool.render('remote-title', release('7.0.0'), request)).rejects.toThrow();
+      await waitFor(() => !alive(pid));
+      // Its fault beyond doubt: the renders met while it waits are its failures too.
+      await expect(faultOf(pool.render('remote-title', release('7.0.0'), request))).resolves.toMatch(/^it broke its render channel/);
+      expect(lines.some((line) => line.includes('broke its render channel'))).toBe(true);
+    },
+  );
+
+  it('makes the catalogue calls a page makes for a process, and no other', async () => {
+    const catalogue = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ path: req.url }));
+    });
+    await new Promise<void>((resolve) => catalogue.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(catalogue.address() as { port: number }).port}`;
+    try {
+      const { pool } = poolOf({ '8.0.0': 'fetches' }, { config: { ...CONFIG, catalogueUrl: base } });
+      await pool.warm('remote-title', release('8.0.0'));
+      const urls = [`${base}/3/movie/604?language=en-US`, `${base}/3/tv/5506/credits`, `${base}/metrics`, 'http://127.0.0.1:9099/emulator/v1/projects/demo-netnet/accounts', `${base}/3/movie/604/../../../metrics`];
+      const result = await pool.render('remote-title', release('8.0.0'), { ...request, budgetMs: 2_000, location: { pathname: '/title/604', search: `?${JSON.stringify(urls)}` } });
+      expect(JSON.parse(result.html)).toEqual([
+        `200 ${JSON.stringify({ path: '/3/movie/604?language=en-US' })}`,
+        `200 ${JSON.stringify({ path: '/3/tv/5506/credits' })}`,
+        'refused: not a catalogue path pages read (/metrics)',
+        'refused: not the catalogue',
+        'refused: not a catalogue path pages read (/metrics)',
+      ]);
+    } finally {
+      catalogue.close();
+    }
   });
 
   it('stops the processes of a release that left the map', async () => {

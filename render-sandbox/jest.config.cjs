@@ -1,0 +1,1 @@
+module.exports = require('../jest.shared.js').createJestConfig({ dir: __dirname, environment: 'node' });
