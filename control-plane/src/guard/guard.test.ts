@@ -2,8 +2,10 @@
 // Run: node --import tsx --test control-plane/src/guard/guard.test.ts
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import type pg from 'pg';
 import { registerRelease } from '../store/releases.ts';
 import { auditTrail, readRollout, updateRollout, type Canary, type Rollout } from '../store/rollouts.ts';
+import type { Store } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
 import { createFigures, MINUTE_MS, type Counted, type Figures } from '../health/figures.ts';
 import { decide, runGuard, type Decision, type GuardState } from './guard.ts';
@@ -334,25 +336,49 @@ describe('runGuard', () => {
     assert.equal(fresh.stageStarts?.[REMOTE]?.at, T0 + 29 * MINUTE_MS);
   });
 
-  it('leaves the map as a release owner just changed it', async () => {
+  /**
+   * runGuard over a canary it will roll back, with a release owner widening that canary by hand
+   * once the guard has decided: the owner's change is made and awaited inside the guard's next
+   * store query, either the first one after deciding (its re-read of the map) or its rollback's
+   * write. The order is fixed by which query the guard sends, not by timing.
+   */
+  async function ownerMovesWhileGuardDecides(landing: 'the re-read' | 'the write') {
     await start(rolloutWith({ version: '1.4.0', percent: 10 }));
     const figures = figuresOf({ minutes: 5, canary: 20, canaryFailures: 2, stable: 180, stableFailures: 1 });
-    // The owner widens the canary by hand while the guard is deciding.
-    let moved: Promise<unknown> | undefined;
-    const racing = {
+    let decided = false;
+    const deciding = {
       ...figures,
       prune: figures.prune,
       series(...args: Parameters<Figures['series']>) {
-        moved ??= start(rolloutWith({ version: '1.4.0', percent: 50 }));
+        decided = true;
         return figures.series(...args);
       },
     };
-    const { decisions, applied } = await runGuard({ db, environment, figures: racing, now: T0 + 5 * MINUTE_MS });
-    await moved;
-    assert.equal(decisions[0]?.action, 'rollback');
-    assert.deepEqual(applied, []);
-    assert.deepEqual((await map())?.remotes[REMOTE]?.canary, { version: '1.4.0', percent: 50 });
-  });
+    let moved: Promise<unknown> | undefined;
+    const store: Store = {
+      connect: () => db.connect(),
+      async query<R extends pg.QueryResultRow>(text: string, values?: unknown[]) {
+        const due = landing === 'the write' ? text.includes('netnet_guard_rollback') : decided;
+        if (due) await (moved ??= start(rolloutWith({ version: '1.4.0', percent: 50 })));
+        return db.query<R>(text, values);
+      },
+    };
+    const result = await runGuard({ db: store, environment, figures: deciding, now: T0 + 5 * MINUTE_MS });
+    assert.ok(moved, `the owner's change was made before ${landing}`);
+    return result;
+  }
+
+  for (const landing of ['the re-read', 'the write'] as const) {
+    it(`leaves the map as a release owner just changed it (their change lands before ${landing})`, async () => {
+      const { decisions, applied } = await ownerMovesWhileGuardDecides(landing);
+      assert.equal(decisions[0]?.action, 'rollback');
+      assert.deepEqual(applied, []);
+      const rollout = await map();
+      assert.deepEqual(rollout?.remotes[REMOTE]?.canary, { version: '1.4.0', percent: 50 });
+      assert.equal(rollout?.remotes[REMOTE]?.rolledBack, undefined);
+      assert.equal(rollout?.guardHistory, undefined);
+    });
+  }
 
   it('does nothing where nothing was rolled out', async () => {
     assert.deepEqual(await runGuard({ db, environment, figures: createFigures(), now: T0 }), { leader: true, decisions: [], applied: [] });
