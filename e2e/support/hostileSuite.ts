@@ -1,23 +1,25 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from './test';
 import { apiCall as api } from './controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, storeDigest } from './controlPlane';
-import { hostileBuilds, reportListener, secretsOf, writeHostileBuild } from './hostileBuilds';
+import { hostileBuilds, readReports, tcpListener, writeHostileBuild } from './hostileBuilds';
 
 // The hostile-release suite's steps, shared by the spec through `npm start` and the one through
 // the cluster: a team's pipeline (a token scoped to remote-title in one environment) publishes
 // each hostile build through the control-plane API and makes it the canary for every member; the
-// site's pages are then asked for as members and visitors would, and what each build got is checked
-// (docs/sandbox.md).
+// site's pages are then asked for as members and visitors would, and what each build got, as it
+// says in the HTML it rendered, is checked against exactly what it must have got (docs/sandbox.md).
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
 const REMOTE = 'remote-title';
-const deployDir = (require('../../scripts/site.cjs') as { deployDir(): string }).deployDir();
+const { deployDir: deployDirOf, deployOrigin: deployOriginOf } = require('../../scripts/site.cjs') as { deployDir(): string; deployOrigin(): string };
+const deployDir = deployDirOf();
+const deployOrigin = deployOriginOf();
 const MEMBER = 'Cookie: netnet-device=hostile-device; netnet-member=hostile-member';
 /** A page must answer within this even while its area's release is stuck (budget + deadline + a busy machine). */
 export const PAGE_BUDGET_MS = 3_000;
@@ -29,6 +31,29 @@ export interface Outcome {
   titlePage: string;
   slowestMs: number;
 }
+
+/** The render processes running on this machine (bubblewrap's and Node's, outside their namespaces). */
+function renderProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('renderWorker.js')) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 
 async function archive(staging: string, copy: string, version: string): Promise<Buffer> {
@@ -59,11 +84,22 @@ function howRendered(title: Page, canary: string, stable: string): string {
   if (!chosen) return 'left to the browser';
   if (chosen.version === canary) return 'rendered by the hostile canary';
   if (chosen.fellBackFrom) return 'stable in its place (the canary fell back)';
-  return chosen.version === stable ? 'stable (the guard had rolled the canary back)' : `rendered by ${chosen.version}`;
+  return chosen.version === stable ? 'stable (the canary was not chosen)' : `rendered by ${chosen.version}`;
 }
 
-export async function runHostileSuite({ environment, site, run, waitServed }: { environment: string; site: string; run: string; waitServed(version: string | null): Promise<void> }): Promise<Outcome[]> {
-  const listener = await reportListener();
+export interface SuiteOptions {
+  environment: string;
+  site: string;
+  run: string;
+  waitServed(version: string | null): Promise<void>;
+  /** The shell server's log lines while `during` runs (a spec's own shell): how a build that stops its process is seen. */
+  logged(during: () => Promise<void>): Promise<string[]>;
+  /** Processes outside the sandbox the builds aim signals at besides the render processes (the servers). */
+  serverPids: number[];
+}
+
+export async function runHostileSuite({ environment, site, run, waitServed, logged, serverPids }: SuiteOptions): Promise<Outcome[]> {
+  const listener = await tcpListener();
   const staging = mkdtempSync(join(tmpdir(), 'netnet-hostile-'));
   const tokenName = `hostile-title-${run}`;
   const { stdout } = await execute('npm', ['run', '--silent', 'tokens', '--', 'create', tokenName, '--remotes', REMOTE, '--environments', environment, '--actions', 'publish,stable,canary,rollback,status'], { cwd: root });
@@ -71,25 +107,30 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
   const env = `/v1/environments/${environment}`;
   const outcomes: Outcome[] = [];
   const versions: string[] = [];
-  const secrets = secretsOf();
   try {
     // A clean stable of the team's own first: a canary falls back to it.
     const stable = `9.0.0-hostile.${run}`;
     versions.push(stable);
-    writeHostileBuild({ name: 'clean' }, { version: stable, copy: join(staging, stable), reportUrl: listener.url });
+    writeHostileBuild({ name: 'clean' }, { version: stable, copy: join(staging, stable) });
     expect((await api(token, 'POST', `/v1/remotes/${REMOTE}/releases/${stable}`, { archive: await archive(staging, join(staging, stable), stable) })).status).toBe(201);
     expect((await api(token, 'PUT', `${env}/remotes/${REMOTE}/stable`, { json: { version: stable } })).status).toBe(200);
 
+    // The stable's render processes (the other areas' too) are up: the builds aim at them.
+    await expect.poll(async () => (await page(site, '/title/604', true)).state?.chosen?.[REMOTE]?.version, { timeout: 60_000 }).toBe(stable);
+    const pids = [...serverPids, ...renderProcesses()];
+    const builds = hostileBuilds({ run, sitePort: Number(new URL(site).port || 80), listenerPort: listener.port, pids, publicPathOf: (version) => `${deployOrigin}/${REMOTE}/${version}/` });
     let index = 0;
-    for (const build of hostileBuilds(run)) {
+    for (const build of builds) {
       index += 1;
       const version = `9.1.${index}-hostile.${run}`;
       versions.push(version);
       const copy = join(staging, version);
-      writeHostileBuild(build, { version, copy, reportUrl: listener.url });
+      writeHostileBuild(build, { version, copy });
       const published = await api(token, 'POST', `/v1/remotes/${REMOTE}/releases/${version}`, { archive: await archive(staging, copy, version) });
-      if (published.status !== 201) {
+      expect(published.status, `${build.name}: published ${String(published.body.error ?? '')}`).toBe(build.published);
+      if (build.published === 422) {
         // Refused at the door: the upload's check ran it in a render process, as members' renders would.
+        expect(String(published.body.error), `${build.name}: refused for what it did`).toMatch(build.refusal!);
         outcomes.push({ build: build.name, published: published.status, reported: String(published.body.error ?? ''), titlePage: 'never rolled out', slowestMs: 0 });
         continue;
       }
@@ -97,12 +138,13 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
       await waitServed(version);
       // Its render processes have started and warmed up: the title page is its render.
       await expect.poll(async () => howRendered(await page(site, '/title/604', true), version, stable), { timeout: 60_000 }).toBe('rendered by the hostile canary');
-      listener.reports.length = 0;
       const before = await storeDigest();
       const mapBefore = await mapVersion(environment);
 
       const pages: Page[] = [];
-      for (let round = 0; round < 8; round += 1) pages.push(await page(site, '/title/604', true));
+      const lines = await logged(async () => {
+        for (let round = 0; round < 8; round += 1) pages.push(await page(site, '/title/604', true));
+      });
       // The other areas, each asked up to five times: a render a busy machine made late falls back
       // like any other, but the area must render on the server with its own release.
       const others: Page[] = [];
@@ -114,9 +156,6 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
         }
         others.push(answer);
       }
-      // Reports are sent without waiting; give the last ones a moment.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-
       for (const answer of [...pages, ...others]) {
         expect(answer.status, `${build.name}: every page answers`).toBe(200);
         expect(answer.ms, `${build.name}: every page answers within ${PAGE_BUDGET_MS} ms`).toBeLessThan(PAGE_BUDGET_MS);
@@ -127,18 +166,19 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
       expect(others[1]!.state?.chosen?.['remote-auth'], `${build.name}: / rendered on the server`).toBeTruthy();
       expect(others[2]!.state?.chosen?.['remote-search'], `${build.name}: /search rendered on the server`).toBeTruthy();
 
-      // The hostile code ran: a build whose render returns said so to the listener (one that ends or
-      // stalls its process is seen by its area falling back, which the specs check).
-      if (build.onRender && !build.stopsItsProcess) expect(listener.reports.length, `${build.name}: its hostile code ran`).toBeGreaterThan(0);
-      const reported = JSON.stringify(listener.reports);
-      for (const secret of secrets) expect(reported.includes(secret), `${build.name}: no secret of the server reached the build`).toBe(false);
-      for (const report of listener.reports) {
-        if ('env' in report) expect(report.env, `${build.name}: the render process has no environment`).toEqual({});
-        for (const line of [...((report.files as string[]) ?? []), ...((report.writes as string[]) ?? [])]) expect(line, build.name).not.toMatch(/: (READ|WROTE)/);
-        if ('spawn' in report) expect(report.spawn, build.name).toBe('ERR_ACCESS_DENIED');
-        if ('storeDir' in report) expect(String(report.storeDir), build.name).not.toMatch(/^LISTED/);
-        if ('socket' in report || 'tcp' in report) expect(String(report.socket ?? report.tcp), build.name).not.toMatch(/CONNECTED/);
+      // The hostile code ran, and got exactly what it must have: a build whose render returns says
+      // so in the page, under its own name; one that ends or stalls its process is seen by the
+      // server, which says why, and its area falls back.
+      const reported = pages.flatMap((answer) => readReports(answer.html));
+      expect([...new Set(reported.map((found) => found.build))], `${build.name}: only its own reports`).toEqual(build.reports ? [build.name] : []);
+      const merged = Object.assign({}, ...reported.flatMap((found) => found.reports)) as Record<string, unknown>;
+      if (build.reports) expect(merged, `${build.name}: what it got`).toEqual(JSON.parse(JSON.stringify(build.reports).replaceAll('__VERSION__', version)));
+      if (build.stops) {
+        expect(lines.filter((line) => line.includes(version)).join('\n'), `${build.name}: the server saw it stop`).toMatch(build.stops);
+        expect(howRendered(pages.at(-1)!, version, stable), `${build.name}: its area falls back`).toBe('stable in its place (the canary fell back)');
       }
+      expect(listener.connections(), `${build.name}: no connection reached the listener`).toBe(0);
+      for (const pid of pids.filter((pid) => serverPids.includes(pid))) expect(alive(pid), `${build.name}: server ${pid} alive`).toBe(true);
       expect(existsSync(`/tmp/netnet-hostile-${run}.txt`), `${build.name}: wrote no file`).toBe(false);
 
       // The store as before: no map, release, token or audit row changed by any render (the guard's own rollback aside).
@@ -151,7 +191,7 @@ export async function runHostileSuite({ environment, site, run, waitServed }: { 
       outcomes.push({
         build: build.name,
         published: published.status,
-        reported: listener.reports.length ? [...new Set(listener.reports.map((report) => JSON.stringify(report)))].join(' ').slice(0, 400) : 'nothing',
+        reported: build.reports ? JSON.stringify(merged).slice(0, 400) : `stopped: ${lines.find((line) => line.includes(version) && build.stops!.test(line))?.slice(0, 200) ?? '—'}`,
         titlePage: [...new Set(pages.map((answer) => howRendered(answer, version, stable)))].join('; '),
         slowestMs: Math.round(Math.max(...pages.map((answer) => answer.ms))),
       });

@@ -6,10 +6,13 @@
 // line, which took the whole server down.
 
 const HEADER_BYTES = 4;
+// Kept as they were when this module loaded, before a release's code could patch the globals: a
+// release that replaces JSON.stringify must not be able to make its process's frames lie.
+const { stringify, parse } = JSON;
 
 /** One message as a frame. */
 export function encodeFrame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  const body = Buffer.from(stringify(message), 'utf8');
   const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);
   frame.writeUInt32BE(body.length, 0);
   body.copy(frame, HEADER_BYTES);
@@ -74,7 +77,7 @@ export class FrameReader {
       const body = this.body;
       this.body = null;
       try {
-        messages.push(JSON.parse(body.toString('utf8')));
+        messages.push(parse(body.toString('utf8')));
       } catch {
         this.brokenBy = 'a frame that is not JSON';
       }

@@ -104,6 +104,9 @@ async function load({ remote, entry, publicPath, code, modules, config }: LoadMe
   }
 }
 
+// bubblewrap names the working folder in PWD; the release gets no environment at all.
+delete process.env.PWD;
+
 const channel = openServerChannel({
   load(message) {
     load(message).then(
