@@ -181,7 +181,7 @@ test('a signed-in console opens drawn by the server, and React takes that view o
 });
 
 test('a 409 from a concurrent CLI change is shown, and the view shows the change', async ({ page }) => {
-  consoleErrors(page, [409]);
+  const errors = consoleErrors(page, [409]);
   await signIn(page);
   await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
   const dialog = page.getByRole('dialog');
@@ -194,6 +194,7 @@ test('a 409 from a concurrent CLI change is shown, and the view shows the change
     `remote-title went from stable ${STABLE}, canary ${CANARY} at 30 % to stable ${STABLE}, canary ${CANARY} at 40 %`,
   );
   await expect(card(page, 'remote-title').getByText(`${CANARY} at 40 %`)).toBeVisible();
+  expect(errors).toEqual([]);
 });
 
 test('every console page passes axe', async ({ page }) => {
@@ -222,7 +223,7 @@ test('every console page passes axe', async ({ page }) => {
 });
 
 test('a revoked token\'s session is refused at its next action', async ({ page }) => {
-  consoleErrors(page, [401]);
+  const errors = consoleErrors(page, [401]);
   await signIn(page);
   await card(page, 'remote-title').getByRole('button', { name: 'Roll back remote-title' }).click();
   const dialog = page.getByRole('dialog');
@@ -231,4 +232,5 @@ test('a revoked token\'s session is refused at its next action', async ({ page }
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('alert')).toContainText(/Your session has ended: nothing was changed: a valid token is needed/);
   await expect(card(page, 'remote-title')).toHaveCount(0);
+  expect(errors).toEqual([]);
 });

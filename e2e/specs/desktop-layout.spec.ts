@@ -6,34 +6,38 @@ import { whenAppRuns } from '../support/navigate';
 // header, the bottom bar on phones only, and nothing focusable ever under a fixed bar.
 
 /**
- * Walks the page with Tab; for each stop, whether something else is drawn over it: its centre
- * must show the focused element itself, inside the screen (a bar fixed or stuck to the screen over
- * it is named).
+ * Walks the page with Tab, once round (out to the browser and back to the top) or `tabs` presses;
+ * for each stop, its name (its label, else its text or its image's) and whether something else is
+ * drawn over it: its centre must show the focused element itself, inside the screen (a bar fixed
+ * or stuck to the screen over it is named). A press that leaves focus on the page itself is no stop.
  */
-async function hiddenStops(page: Page, tabs: number): Promise<string[]> {
+async function tabWalk(page: Page, tabs: number): Promise<{ stops: string[]; hidden: string[]; round: boolean }> {
+  const stops: string[] = [];
   const hidden: string[] = [];
   for (let i = 0; i < tabs; i++) {
     await page.keyboard.press('Tab');
-    const under = await page.evaluate(() => {
+    const stop = await page.evaluate(() => {
       const focused = document.activeElement;
       if (!focused || focused === document.body) return null;
-      // Once round the page (out to the browser and back to the top), every stop has been seen.
+      // Once round the page, every stop has been seen.
       if (focused.hasAttribute('data-tab-seen')) return 'round';
       focused.setAttribute('data-tab-seen', '');
+      const name = (focused.getAttribute('aria-label') ?? (focused.textContent?.trim() || focused.querySelector('img')?.alt || '')).slice(0, 30);
       const box = focused.getBoundingClientRect();
       const x = box.left + box.width / 2;
       const y = box.top + box.height / 2;
       const onTop = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
-      if (onTop && (focused === onTop || focused.contains(onTop))) return null;
+      if (onTop && (focused === onTop || focused.contains(onTop))) return { name, under: null };
       let cover: Element | null = onTop;
       while (cover && !['fixed', 'sticky'].includes(getComputedStyle(cover).position)) cover = cover.parentElement;
-      const name = focused.getAttribute('aria-label') ?? focused.textContent?.trim().slice(0, 30);
-      return `${focused.tagName} "${name}" at y ${Math.round(box.top)} under ${cover?.tagName ?? onTop?.tagName ?? 'the edge of the screen'}`;
+      return { name, under: `${focused.tagName} "${name}" at y ${Math.round(box.top)} under ${cover?.tagName ?? onTop?.tagName ?? 'the edge of the screen'}` };
     });
-    if (under === 'round') break;
-    if (under) hidden.push(under);
+    if (stop === 'round') return { stops, hidden, round: true };
+    if (!stop) continue;
+    stops.push(stop.name);
+    if (stop.under) hidden.push(stop.under);
   }
-  return hidden;
+  return { stops, hidden, round: false };
 }
 
 test.describe('at 1366×768', () => {
@@ -57,7 +61,11 @@ test.describe('at 1366×768', () => {
     await page.goto('/title/604');
     await whenAppRuns(page);
     await expect(page.getByRole('group', { name: 'Title actions' })).toBeVisible();
-    expect(await hiddenStops(page, 40)).toEqual([]);
+    const walk = await tabWalk(page, 40);
+    // Focus that never leaves the page itself would pass every stop it did not make.
+    expect(walk.stops).toEqual(expect.arrayContaining(['Skip to content', 'Home', 'Search', 'Profile menu', 'Play', 'My list', 'Rate', 'Share']));
+    expect(walk.round, `once round the page in 40 presses: ${walk.stops.join(', ')}`).toBe(true);
+    expect(walk.hidden).toEqual([]);
 
     const share = page.getByRole('button', { name: 'Share' });
     await share.focus();
@@ -96,6 +104,9 @@ test.describe('at 390×844', () => {
     const box = (await bar.boundingBox())!;
     expect(box.y + box.height).toBeGreaterThan(800);
     await expect(page.getByRole('group', { name: 'Title actions' })).toBeVisible();
-    expect(await hiddenStops(page, 40)).toEqual([]);
+    const walk = await tabWalk(page, 40);
+    expect(walk.stops).toEqual(expect.arrayContaining(['Skip to content', 'Profile menu', 'Play', 'My list', 'Share', 'Home', 'Search', 'Downloads']));
+    expect(walk.round, `once round the page in 40 presses: ${walk.stops.join(', ')}`).toBe(true);
+    expect(walk.hidden).toEqual([]);
   });
 });
