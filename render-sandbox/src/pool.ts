@@ -1,14 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import type { RemoteName } from '@netnet/shared/pages';
-import type { AreaAuth, RenderConfig } from './protocol.ts';
-import { pageList } from '@netnet/shared/pages';
+import { pageList, type RemoteName } from '@netnet/shared/pages';
 import type { Release } from '@netnet/rollout';
 import { createCatalogueGate, type CatalogueGate } from './catalogueGate.ts';
 import { encodeFrame, FrameReader } from './frames.ts';
 import { processTree } from './launcher.ts';
-import { MAX_FROM_WORKER_BYTES, readMessage, type FetchMessage, type RenderMessage, type ToWorker } from './protocol.ts';
+import { MAX_FROM_WORKER_BYTES, readMessage, type AreaAuth, type FetchMessage, type RenderConfig, type RenderMessage, type ToWorker } from './protocol.ts';
 import { browserBaseOf, fetchReleaseCode, serverEntryOf } from './releaseCode.ts';
 
 // The render processes of the releases members get (docs/sandbox.md):
