@@ -93,7 +93,11 @@ export function areaUser(remote: RemoteName | string): SandboxUser | undefined {
   try {
     user = read();
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name], { stdio: 'ignore' });
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name], { stdio: 'ignore' });
+    } catch {
+      // Made meanwhile by another server on this machine (the API's check, another instance): read it.
+    }
     user = read();
   }
   users.set(name, user);
