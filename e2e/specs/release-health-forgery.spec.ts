@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Request } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
 import { expect } from '../support/test';
-import { forgetEnvironment, forgetReleases, readMap } from '../support/controlPlane';
+import { forgetEnvironment, forgetReleases, readMap, restoreMap } from '../support/controlPlane';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { deployCli } from '../support/deployCli';
 import { forge, type ForgerTally } from '../support/forger';
@@ -31,6 +34,16 @@ const deployDir = site.deployDir();
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const FORGER_NETWORK = 66;
 const HONEST_NETWORKS = [11, 12, 13];
+
+// The QA link's test marks this environment production for its length: a pin then needs a QA
+// token signed with NETNET_QA_SECRET and recorded in the store (docs/releases.md, "QA pins").
+// The spec's shell runs in this process and reads the secret from its environment.
+const QA_SECRET = `e2e-forgery-${run}-${'s'.repeat(32)}`;
+const qaSecretBefore = process.env.NETNET_QA_SECRET;
+process.env.NETNET_QA_SECRET = QA_SECRET;
+// Well-formed but signed with nothing: the server moves it into the cookie all the same.
+const FORGED_QA_TOKEN = `${Math.floor(Date.now() / 1000) + 3600}.${'q'.repeat(22)}.${'Q'.repeat(43)}`;
+let qaToken: string;
 
 const test = testWithShell(ENVIRONMENT, { guard: {} });
 test.describe.configure({ mode: 'serial' });
@@ -92,6 +105,13 @@ test.beforeAll(async ({ specShell }) => {
   await cli('rollout', 'stable', REMOTE, STABLE);
   const port = Number(new URL(specShell.url).port);
   networks = await Promise.all(HONEST_NETWORKS.map((network) => forwardFromNetwork(port, network)));
+  // Made as QA's is, by the CLI: signed with the site's secret and recorded in the store.
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const made = await promisify(execFile)(process.execPath, ['--import', tsx, join(root, 'control-plane/bin/qa-token.ts'), '--for', 'forgery spec', '--env', ENVIRONMENT, '--hours', '1'], {
+    cwd: root,
+    env: { ...process.env, NETNET_QA_SECRET: QA_SECRET },
+  });
+  qaToken = made.stdout.trim();
 });
 
 test.afterAll(async () => {
@@ -102,40 +122,93 @@ test.afterAll(async () => {
   rmSync(staging, { recursive: true, force: true });
   const folder = join(deployDir, REMOTE);
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+  if (qaSecretBefore === undefined) delete process.env.NETNET_QA_SECRET;
+  else process.env.NETNET_QA_SECRET = qaSecretBefore;
 });
 
-test('a QA link: the token moves into an HttpOnly cookie before the page loads anything; no request or log line carries it', async ({ browser, baseURL }) => {
-  const token = `${Math.floor(Date.now() / 1000) + 3600}.${'q'.repeat(22)}.${'Q'.repeat(43)}`;
-  const logged: string[] = [];
-  const methods = ['log', 'warn', 'error', 'info'] as const;
-  const originals = methods.map((method) => console[method]);
-  // The spec's shell runs in this process: every line it logs passes here.
-  methods.forEach((method, index) => {
-    console[method] = (...args: unknown[]) => {
-      logged.push(args.map(String).join(' '));
-      originals[index]!.apply(console, args);
-    };
-  });
-  const context = await browser.newContext({ baseURL });
+/**
+ * What this process writes to its standard output and error while `during` runs: the spec's shell
+ * runs here, and its logger's JSON lines (pino), its render processes' lines and its guard's go
+ * there, as `npm start`'s go to its terminal.
+ */
+async function processOutput(during: () => Promise<void>): Promise<string[]> {
+  let output = '';
+  const streams = [process.stdout, process.stderr];
+  const writes = streams.map((stream) => stream.write);
+  for (const stream of streams) {
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: string | Uint8Array, ...rest: [never]) => {
+      output += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
   try {
-    const page = await context.newPage();
-    const requests: { url: string; referer: string }[] = [];
-    page.on('request', (request) => requests.push({ url: request.url(), referer: request.headers().referer ?? '' }));
-    await page.goto(`/?qa-token=${token}&remote.${REMOTE}=${STABLE}`);
-    await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    // The first request is the link itself; everything after it is the token's cookie's business.
-    const after = requests.slice(1);
-    expect(after.length).toBeGreaterThan(5);
-    expect(after.filter(({ url, referer }) => url.includes(token) || referer.includes(token))).toEqual([]);
-    expect(page.url()).not.toContain(token);
-    expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toContain(token);
-    const cookie = (await context.cookies()).find((one) => one.name === 'netnet-qa');
-    expect(cookie).toMatchObject({ value: token, httpOnly: true });
-    expect(logged.filter((line) => line.includes(token))).toEqual([]);
+    await during();
   } finally {
-    methods.forEach((method, index) => (console[method] = originals[index]!));
-    await context.close();
+    streams.forEach((stream, index) => (stream.write = writes[index]!));
+  }
+  return output.split('\n').filter(Boolean);
+}
+
+/** The versions of remote-auth /remotes.json lets a request with this QA token pin. */
+async function pinnable(request: APIRequestContext, token: string): Promise<string[]> {
+  const map = (await (await request.get('/remotes.json', { headers: { 'X-Netnet-QA-Token': token } })).json()) as { remotes: Record<string, { pinnable: { version: string }[] }> };
+  return map.remotes[REMOTE]!.pinnable.map(({ version }) => version);
+}
+
+const loadedRelease = (page: Page) => page.evaluate((remote) => (window as unknown as { 'netnet:remotes': Record<string, { version: string }> })['netnet:remotes'][remote]?.version, REMOTE);
+
+test('a QA link: a valid token pins its release, a forged one nothing; the token moves into an HttpOnly cookie before the page loads anything; no request or line the shell writes carries it', async ({ browser, baseURL, request }) => {
+  const map = await readMap<Rollout & { production?: boolean }>(ENVIRONMENT);
+  await restoreMap(ENVIRONMENT, { ...map, production: true });
+  try {
+    // The shell hears of the map and of the token through the store: judged by the token from then on.
+    await expect.poll(() => pinnable(request, qaToken)).toContain(HEALTHY);
+    expect(await pinnable(request, FORGED_QA_TOKEN)).toEqual([]);
+
+    const forged = await browser.newContext({ baseURL });
+    try {
+      const page = await forged.newPage();
+      await page.goto(`/?qa-token=${FORGED_QA_TOKEN}&remote.${REMOTE}=${HEALTHY}`);
+      await expect(page.getByRole('status').filter({ hasText: 'Not pinnable here' })).toContainText(`Not pinnable here: ${REMOTE} ${HEALTHY}. This page loads what members get.`);
+      await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+      expect(await loadedRelease(page)).toBe(STABLE);
+    } finally {
+      await forged.close();
+    }
+
+    const context = await browser.newContext({ baseURL });
+    const requests: { url: string; referer: string }[] = [];
+    try {
+      const page = await context.newPage();
+      page.on('request', (request) => requests.push({ url: request.url(), referer: request.headers().referer ?? '' }));
+      const output = await processOutput(async () => {
+        // With a dev pin the shell refuses (not a loopback origin): it logs that refusal while
+        // answering the very request that carries the token.
+        await page.goto(`/?qa-token=${qaToken}&remote.${REMOTE}=${HEALTHY}&remote.remote-search=dev:http://example.com:3004`);
+        const banner = page.getByRole('status').filter({ hasText: 'QA overrides active' });
+        await expect(banner).toContainText(`QA overrides active: ${REMOTE} ${HEALTHY}`);
+        await expect(banner).toContainText('Dev server not pinned for remote-search');
+        await expect(page.getByRole('heading', { level: 1, name: TAGLINE })).toBeVisible();
+        expect(await loadedRelease(page)).toBe(HEALTHY);
+        await page.waitForLoadState('networkidle');
+      });
+      // The lines read are the shell's own: its refusal of the dev pin is among them.
+      expect(output.filter((line) => line.includes('"service":"shell"') && line.includes('dev pin of \\"remote-search\\" refused')), output.join('\n')).toHaveLength(1);
+      expect(output.filter((line) => line.includes(qaToken))).toEqual([]);
+      // The first request is the link itself; everything after it is the token's cookie's business.
+      const after = requests.slice(1);
+      expect(after.length).toBeGreaterThan(5);
+      expect(after.filter(({ url, referer }) => url.includes(qaToken) || referer.includes(qaToken))).toEqual([]);
+      expect(page.url()).not.toContain(qaToken);
+      expect(await page.evaluate(() => document.cookie + JSON.stringify(sessionStorage) + JSON.stringify(localStorage))).not.toContain(qaToken);
+      const cookie = (await context.cookies()).find((one) => one.name === 'netnet-qa');
+      expect(cookie).toMatchObject({ value: qaToken, httpOnly: true });
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await restoreMap(ENVIRONMENT, map);
   }
 });
 
