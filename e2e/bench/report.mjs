@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import budgets from './budgets.json' with { type: 'json' };
+
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const kb = (bytes) => (bytes == null ? '–' : (bytes / 1000).toFixed(1));
 const ms = (value) => (value == null ? '–' : String(Math.round(value)));
@@ -17,7 +19,8 @@ const PAGES = ['/', '/browse', '/title/604', '/search', '/my-list'];
 const TARGETS = [
   ...PAGES.map((page) => ({ issue: 25, page, metric: 'lcpMs', label: 'LCP', limit: 1000, unit: 'ms' })),
   ...PAGES.map((page) => ({ issue: 25, page, metric: 'cls', label: 'CLS', limit: 0.05, unit: '' })),
-  { issue: 25, page: '/', metric: 'jsBrotliKb', label: 'JS until interactive, brotli', limit: 110, unit: 'KB' },
+  // The JS budgets are kept in budgets.json: e2e/specs/js-budgets.spec.ts judges every build by them in `npm test`.
+  ...Object.entries(budgets.jsUntilInteractiveBytes).map(([page, bytes]) => ({ issue: 25, page, metric: 'jsBrotliKb', label: 'JS until interactive, brotli', limit: bytes / 1000, unit: 'KB' })),
   { issue: 25, page: '/', metric: 'jsSettledBrotliKb', label: 'JS until settled, brotli', limit: 140, unit: 'KB' },
   { issue: 25, page: '/', metric: 'firebaseSettled', label: 'Firebase loaded for an idle visitor', boolean: true },
   { issue: 25, page: '/browse', metric: 'hydratedMs', label: 'hydrated', limit: 2500, unit: 'ms' },
