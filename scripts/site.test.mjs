@@ -11,9 +11,9 @@ const { workspaces } = require('../package.json');
 // The e2e suite, the control plane and the server kit are workspaces but not apps of the site: none
 // is built, served on a port of its own or tested by Jest (they run from source, with node:test,
 // and the servers that use the kit bundle it).
-const NOT_APPS = ['e2e', 'control-plane', 'server-kit'];
+const NOT_APPS = ['e2e', 'control-plane', 'server-kit', 'render-sandbox'];
 
-test('every app of the site table is an npm workspace, and every workspace but e2e, the control plane and the server kit is an app', () => {
+test('every app of the site table is an npm workspace, and every workspace but e2e, the control plane, the server kit and the render sandbox is an app', () => {
   assert.deepEqual(
     workspaces.filter((workspace) => !NOT_APPS.includes(workspace)).sort(),
     Object.keys(site.apps).sort(),
