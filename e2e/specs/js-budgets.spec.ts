@@ -12,8 +12,8 @@ import budgets from '../bench/budgets.json';
 // benchmark.
 //
 // The figures are reported, not yet held to their budgets: one source's bytes differ by a few
-// with the folder the checkout sits in (Module Federation's generated entry is named by a hash of
-// absolute paths, and webpack's module ids, hence the minified chunks, follow), and `/` sits at
+// with the folder the checkout sits in (webpack's module ids differ between two clones; Module
+// Federation names its generated entry by a hash of absolute paths, the likely cause), and `/` sits at
 // its budget: 109,995 bytes in one clone and 110,001 in another of the same commit. Held to the
 // byte, the verdict would depend on where CI clones. A member's page can also count the profile
 // menu's chunk (fetched once the member's frame is idle, which may come before the page's content
