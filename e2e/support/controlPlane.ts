@@ -162,3 +162,26 @@ export function storeDigest(): Promise<Record<string, string>> {
     return digest;
   });
 }
+
+/**
+ * Resolves once the environment's guard has begun `passes` more passes: each pass starts by renewing
+ * its lease (control-plane/src/store/lease.ts), so every new expiry is one more pass over what the
+ * store holds by then. A spec waits on these instead of on a clock the guard may not keep.
+ */
+export function guardPasses(environment: string, passes: number, { timeout = 60_000 } = {}): Promise<void> {
+  return withStore(async (pool) => {
+    const expiry = async () => {
+      const result = (await pool.query('SELECT expires_at::text AS at FROM guard_leases WHERE environment = $1', [environment])) as { rows: { at: string }[] };
+      return result.rows[0]?.at ?? null;
+    };
+    const deadline = Date.now() + timeout;
+    let last = await expiry();
+    for (let seen = 0; seen < passes; ) {
+      if (Date.now() > deadline) throw new Error(`the guard of ${environment} made ${seen} of ${passes} passes in ${timeout / 1000} s`);
+      await new Promise((done) => setTimeout(done, 100));
+      const now = await expiry();
+      if (now !== null && now !== last) seen += 1;
+      last = now;
+    }
+  });
+}
