@@ -10,6 +10,7 @@ const sharedPackage = require('./shared/package.json');
 const site = require('./scripts/site.cjs');
 const { PreloadStartupChunksPlugin } = require('./scripts/webpack/preloadStartupChunks.js');
 const { ChunkIntegrityPlugin } = require('./scripts/webpack/chunkIntegrity.js');
+const { StableFederationEntryIdPlugin } = require('./scripts/webpack/stableFederationEntryId.js');
 // The page table is TypeScript in `shared`; jiti reads it here so a remote exposes exactly its pages.
 const { pageList } = require('jiti').createJiti(__filename)('./shared/src/pages.ts');
 
@@ -119,6 +120,7 @@ function createConfig({ dir, runtimePlugins = [] }) {
           // (a remote's own chunks still resolve from its script URL: publicPath 'auto').
           publicPath: '/',
         }),
+        production && new StableFederationEntryIdPlugin(),
         production && isHost && new PreloadStartupChunksPlugin(),
         // A released remote's chunks load with `integrity` from the release's record of hashes.
         production && !isHost && new ChunkIntegrityPlugin(),
@@ -242,6 +244,7 @@ function serverBuild(dir, app, exposes) {
         experiments: { optimization: { target: 'node' } },
       }),
       new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+      new StableFederationEntryIdPlugin(),
     ],
   });
 }

@@ -110,7 +110,9 @@ describe('/ sign-up', () => {
     const { user, unmount } = renderPages('/');
     await fillIn(user, 'ann@example.com');
     await user.click(getStarted());
-    expect(await screen.findByLabelText('Password')).toHaveValue('secret-42');
+    // Sign In, not the sign-up form's own Password field (which holds the same text until the page moves on).
+    expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveValue('secret-42');
     unmount();
 
     renderPages('/login?email=ann%40example.com');
