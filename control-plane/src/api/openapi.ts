@@ -14,7 +14,7 @@ export const DOCUMENT = {
   info: {
     title: 'Netnet control-plane API',
     version: '1.0.0',
-    description: `The one way a team's pipeline changes what members get (docs/deploy.md, "What a team's pipeline runs"): publish a release of a remote, then roll it out per environment — stable, canary with a percent, promote, rollback — set the QA pin policy, and read the status with release health. Served by control-plane/bin/api.ts (port 8070 by default, NETNET_CONTROL_PORT).
+    description: `The one way a team's pipeline changes what members get (docs/pipelines.md, "What a team's pipeline runs"): publish a release of a remote, then roll it out per environment — stable, canary with a percent, promote, rollback — set the QA pin policy, and read the status with release health. Served by control-plane/bin/api.ts (port 8070 by default, NETNET_CONTROL_PORT).
 
 Every call but this description needs \`Authorization: Bearer <token>\` (made with \`npm run tokens -- create\`). A token is scoped to remotes, environments and actions (publish, stable, canary, promote, rollback, pin, status). No token, or an unknown, wrong or revoked one: 401. Outside its scope: 403, and nothing changes. Every change lands in the audit trail under \`token:<name>\`.
 

@@ -178,7 +178,7 @@ export async function openDatabase({
     } else {
       const pending = await pendingMigrations(pool);
       if (pending.length) {
-        throw new Error(`the store lacks migration(s) ${pending.join(', ')}: open it once with the owner's DATABASE_URL (docs/deploy.md, "Migrations")`);
+        throw new Error(`the store lacks migration(s) ${pending.join(', ')}: open it once with the owner's DATABASE_URL (docs/store.md, "Migrations")`);
       }
     }
   } catch (error) {
