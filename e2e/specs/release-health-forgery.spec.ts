@@ -263,10 +263,13 @@ test('one network reporting a healthy 10% canary’s every page load as fallen b
   await watch;
   console.log(`forger, ${((Date.now() - started) / 1000).toFixed(1)} s: ${describeTally(tally)}; ${met.length} honest visitors from ${HONEST_NETWORKS.length} networks`);
   expect(tally.reports[204] ?? 0, 'forged batches the collector took').toBeGreaterThan(20);
-  // The forger's network counted its cap of the canary's sessions this hour, all the others taken and dropped.
+  // The forger's network counted its cap of the canary's sessions in each clock hour the run
+  // touched (the cap is per hour: a run across 05:00 counts twice), all the others taken and dropped.
   const forged = await reportsCounted(baseURL!, HEALTHY, 'fell-back');
-  console.log(`forged fell-back sessions counted: ${forged} of ${tally.reports[204] ?? 0} taken`);
-  expect(forged).toBe(FORGED_CAP);
+  const hours = Math.floor(Date.now() / 3_600_000) - Math.floor(started / 3_600_000) + 1;
+  console.log(`forged fell-back sessions counted: ${forged} of ${tally.reports[204] ?? 0} taken, in ${hours} clock hour(s)`);
+  expect(forged).toBeGreaterThanOrEqual(FORGED_CAP);
+  expect(forged).toBeLessThanOrEqual(FORGED_CAP * hours);
   // Several of the guard's passes over all of it.
   await guardPasses(ENVIRONMENT, 3);
   expect((await rollout()).remotes[REMOTE]!.canary).toEqual({ version: HEALTHY, percent: 10 });
@@ -276,18 +279,20 @@ test('one network reporting a healthy 10% canary’s every page load as fallen b
 });
 
 test('a broken canary met by real browsers from 3 networks is rolled back, however much one network reports it loaded', async ({ browser, baseURL }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(450_000);
   await cli('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
   let rolledBack = false;
   const started = Date.now();
   // Bounded by evidence, not by the clock (a busy machine makes fewer visits a minute): 30 honest
   // visitors failed by the canary are far more than the guard needs (about 8), then a few of its
-  // 5 s passes; 200 s only stops a run whose visits stall altogether.
+  // passes. The clock only stops a run whose visits stall altogether: rolled back after 55–90 s in six
+  // full runs (median 72 s), and a time bound in a test is five times its median on the 2-core
+  // machine (issue 43).
   const visits: Visit[] = [];
   let enoughSince: number | null = null;
   const stop = () => {
     if (enoughSince === null && visits.filter((one) => one.fellBackFrom?.version === BROKEN).length >= 30) enoughSince = Date.now();
-    return rolledBack || (enoughSince !== null && Date.now() - enoughSince > 15_000) || Date.now() - started > 200_000;
+    return rolledBack || (enoughSince !== null && Date.now() - enoughSince > 15_000) || Date.now() - started > 365_000;
   };
   const watch = (async () => {
     while (!stop()) {
