@@ -43,6 +43,7 @@ it('closes a client’s connections past its share at once, and answers another 
     await settle();
     const third = await openFrom(port, '127.0.0.2');
     const { ms } = await untilClosed(third);
+    console.log(`a connection past the share closed after ${ms} ms (bound 1000 ms)`);
     expect(ms).toBeLessThan(1_000);
     expect((await raw(`${service.url}/3/genre/movie/list`)).status).toBe(200);
   } finally {
@@ -54,6 +55,7 @@ it('closes a connection that sends nothing within 2 s, without an answer', async
   const { port } = await start();
   const { got, ms } = await untilClosed(await openFrom(port, '127.0.0.1'));
   expect(got).toBe('');
+  console.log(`a silent connection closed after ${ms} ms (bound 2000 ms)`);
   expect(ms).toBeLessThan(2_000);
 });
 
@@ -64,6 +66,7 @@ it('answers 408 to a connection that begins a request and never finishes its hea
   socket.write('GET /3/genre/movie/list HTTP/1.1\r\nHost: x\r\nX-Slow: ');
   const { got, ms } = await closed;
   expect(got).toMatch(/^HTTP\/1\.1 408/);
+  console.log(`unfinished headers answered 408 and closed after ${ms} ms (bound 2000 ms)`);
   expect(ms).toBeLessThan(2_000);
 });
 

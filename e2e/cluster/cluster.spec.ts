@@ -90,7 +90,9 @@ test.describe('instances come and go', () => {
     const { sent, failures } = await underLoad('/browse', 50, 30, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       process.kill(before.pid, 'SIGHUP');
+      const asked = Date.now();
       await expect.poll(() => clusterState().rollingRestarts, { timeout: 28_000 }).toBe(before.rollingRestarts + 1);
+      console.log(`rolling restart done ${Date.now() - asked} ms after SIGHUP, under load`);
     });
     expect(failures).toEqual([]);
     expect(sent).toBe(1500);

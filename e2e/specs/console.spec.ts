@@ -155,7 +155,9 @@ test('a change made with the CLI appears without a reload', async ({ page }) => 
   await signIn(page);
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
   await cli('rollout', 'canary', 'remote-title', CANARY, '--percent', '30');
+  const set = Date.now();
   await expect(card(page, 'remote-title').getByText(`${CANARY} at 30 %`)).toBeVisible({ timeout: 3_000 });
+  console.log(`the console showed the CLI's change ${Date.now() - set} ms after the command returned`);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });
 

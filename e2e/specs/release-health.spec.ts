@@ -183,7 +183,9 @@ test('a 50% canary whose page chunk is missing is rolled back by the guard, with
   const watching = await watchInConsole(browser);
   try {
     await cli('rollout', 'canary', REMOTE, BROKEN, '--percent', '50');
+    const set = Date.now();
     await expect(watching.remote.getByText(`Serves: stable ${STABLE}, canary ${BROKEN} at 50 %.`)).toBeVisible({ timeout: 5_000 });
+    console.log(`the open console showed the canary ${Date.now() - set} ms after the command returned`);
     // Meanwhile the overview (its charts read again every 5 s) shows the canary's failure rate rise
     // above 0 over its sessions, before the guard takes it away.
     const card = watching.overview.getByRole('listitem').filter({ has: watching.overview.getByRole('heading', { name: REMOTE, exact: true }) });

@@ -30,6 +30,8 @@ export interface Outcome {
   reported: string;
   titlePage: string;
   slowestMs: number;
+  /** The slowest of the other areas' pages asked meanwhile (the bound holds for them too). */
+  othersSlowestMs?: number;
 }
 
 /** The render processes running on this machine (bubblewrap's and Node's, outside their namespaces). */
@@ -200,6 +202,7 @@ export async function runHostileSuite({ environment, site, run, waitServed, logg
         reported: build.reports ? JSON.stringify(merged).slice(0, 400) : `stopped: ${lines.find((line) => line.includes(version) && build.stops!.test(line))?.slice(0, 200) ?? '—'}`,
         titlePage: [...new Set(pages.map((answer) => howRendered(answer, version, stable)))].join('; '),
         slowestMs: Math.round(Math.max(...pages.map((answer) => answer.ms))),
+        othersSlowestMs: Math.round(Math.max(...others.map((answer) => answer.ms))),
       });
       // Back to stable for the next build (if the guard has not done it already).
       await api(token, 'POST', `${env}/remotes/${REMOTE}/rollback`);
@@ -212,6 +215,6 @@ export async function runHostileSuite({ environment, site, run, waitServed, logg
     await forgetReleases(REMOTE, versions);
     await forgetToken(tokenName);
   }
-  console.log(`\nhostile remote-title releases through ${site}:\n${outcomes.map((o) => `- ${o.build}: publish ${o.published}; title page: ${o.titlePage} (slowest ${o.slowestMs} ms); it got: ${o.reported}`).join('\n')}\n`);
+  console.log(`\nhostile remote-title releases through ${site}:\n${outcomes.map((o) => `- ${o.build}: publish ${o.published}; title page: ${o.titlePage} (slowest ${o.slowestMs} ms${o.othersSlowestMs === undefined ? '' : `; the other areas' pages ${o.othersSlowestMs} ms`}); it got: ${o.reported}`).join('\n')}\n`);
   return outcomes;
 }

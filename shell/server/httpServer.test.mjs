@@ -234,22 +234,24 @@ describe('limits', () => {
     });
   }
 
-  it('answers 408 to a client that never finishes its headers, and hangs up', async () => {
+  it('answers 408 to a client that never finishes its headers, and hangs up', async (t) => {
     const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       assert.match(got, /^HTTP\/1\.1 408/);
+      t.diagnostic(`held for ${ms} ms (bound 3000 ms)`);
       assert.ok(ms < 3_000, `held for ${ms} ms`);
     } finally {
       server.close();
     }
   });
 
-  it('closes a kept-alive connection left idle', async () => {
+  it('closes a kept-alive connection left idle', async (t) => {
     const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n');
       assert.match(got, /^HTTP\/1\.1 200/);
+      t.diagnostic(`held for ${ms} ms (bound 3000 ms)`);
       assert.ok(ms < 3_000, `held for ${ms} ms`);
     } finally {
       server.close();
@@ -373,10 +375,11 @@ describe('limits', () => {
     }
   });
 
-  it('by default closes a silent connection within 2 s, without an answer a browser would take for its next request', async () => {
+  it('by default closes a silent connection within 2 s, without an answer a browser would take for its next request', async (t) => {
     const server = await serveApp({ dir: dist, port: 0, env: {} });
     try {
       const { got, ms } = await slowClient(server.address().port, '');
+      t.diagnostic(`held for ${ms} ms (bounds ${LIMITS.headersTimeout - 100} and 2000 ms)`);
       assert.ok(ms >= LIMITS.headersTimeout - 100 && ms < 2_000, `held for ${ms} ms`);
       assert.equal(got, '');
     } finally {
@@ -402,7 +405,7 @@ describe('limits', () => {
     }
   });
 
-  it('by default cuts a body that dribbles in, within 5.5 s', async () => {
+  it('by default cuts a body that dribbles in, within 5.5 s', async (t) => {
     const echo = { matches: () => true, handle: async (req, res) => req.resume().on('end', () => res.end('got it')) };
     const server = await serveApp({ dir: dist, port: 0, services: [echo], env: {} });
     hostileRequests += 1;
@@ -419,6 +422,7 @@ describe('limits', () => {
           resolve({ got: text, ms: Date.now() - started });
         });
       });
+      t.diagnostic(`held for ${ms} ms (bound 5500 ms)`);
       assert.ok(ms < 5_500, `held for ${ms} ms`);
       assert.doesNotMatch(got, /got it/);
     } finally {
@@ -426,7 +430,7 @@ describe('limits', () => {
     }
   });
 
-  it('answers a few pipelined requests in order, and closes a connection that pipelines past the limit', async () => {
+  it('answers a few pipelined requests in order, and closes a connection that pipelines past the limit', async (t) => {
     const server = await serveApp({ dir: dist, port: 0, limits: { pipelinedRequests: 4 }, env: {} });
     const { port } = server.address();
     const ask = 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n';
@@ -435,6 +439,7 @@ describe('limits', () => {
       assert.equal(few.got.match(/HTTP\/1\.1 200/g)?.length, 4);
       const many = await slowClient(port, ask.repeat(50));
       assert.ok((many.got.match(/HTTP\/1\.1 200/g)?.length ?? 0) < 50, 'all 50 pipelined requests were answered');
+      t.diagnostic(`held for ${many.ms} ms (bound 3000 ms)`);
       assert.ok(many.ms < 3_000, `held for ${many.ms} ms`);
     } finally {
       server.close();

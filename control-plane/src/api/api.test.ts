@@ -480,7 +480,7 @@ describe('the API server’s connection limits', { timeout: 60_000 }, () => {
     }
   });
 
-  it('closes a client’s connections past its cap, and a connection that sends no request in time', async () => {
+  it('closes a client’s connections past its cap, and a connection that sends no request in time', async (t) => {
     const headersTimeout = 2_000;
     const base = await startApi({ limits: { connectionsPerClient: 2, headersTimeout } });
     const { port } = new URL(base);
@@ -509,11 +509,13 @@ describe('the API server’s connection limits', { timeout: 60_000 }, () => {
 
     // The third is closed at once: well within the header timeout, and before either silent one.
     const cLived = await c.closed;
+    t.diagnostic(`the connection over the cap lived ${cLived} ms (bound ${headersTimeout / 2} ms)`);
     assert.deepEqual(closedInOrder, ['c'], 'the connection over the cap is closed before the silent ones');
     assert.ok(cLived < headersTimeout / 2, `the connection over the cap lived ${cLived} ms`);
     // The first two are closed by the header timeout, not before it (a few ms for two clocks' rounding).
     for (const kept of [a, b]) {
       const lived = await kept.closed;
+      t.diagnostic(`a silent connection lived ${lived} ms (bounds ${headersTimeout - 10} and ${headersTimeout + 3_000} ms)`);
       assert.ok(lived >= headersTimeout - 10 && lived < headersTimeout + 3_000, `a silent connection lived ${lived} ms`);
     }
   });

@@ -133,7 +133,7 @@ describe('release health', () => {
     assert.deepEqual({ action, from, to }, { action: 'widen', from: 10, to: 25 });
   });
 
-  it('guard keeps running, reading the figures afresh on every pass, until SIGTERM', { timeout: 30_000 }, async () => {
+  it('guard keeps running, reading the figures afresh on every pass, until SIGTERM', { timeout: 30_000 }, async (t) => {
     assert.equal(cli('rollout', 'stable', 'remote-title', '1.3.0').code, 0);
     assert.equal(cli('rollout', 'canary', 'remote-title', '1.4.0', '--percent', '10').code, 0);
     const running = harness.cliAsync('rollout', 'guard', '--interval', '0.2');
@@ -142,9 +142,11 @@ describe('release health', () => {
     child.stdout.on('data', (chunk) => void (out += chunk.toString()));
     const seen = (text: string) =>
       new Promise<void>((done, fail) => {
+        const started = Date.now();
         const timer = setTimeout(() => fail(new Error(`no "${text}" in: ${out}`)), 10_000);
         const check = () => {
           if (!out.includes(text)) return;
+          t.diagnostic(`"${text}" seen after ${Date.now() - started} ms (bound 10000 ms)`);
           clearTimeout(timer);
           child.stdout.off('data', check);
           done();

@@ -100,6 +100,7 @@ test('timeout: no screen loads for ever — rows, search and a title page give u
   await expect(searchError(search)).toContainText('did not answer within 10 seconds', { timeout: 15_000 });
   await expect(search.getByText('Loading...')).toHaveCount(0);
   await expect(title).toHaveURL(/\/browse$/, { timeout: 15_000 });
+  console.log(`the screens gave up on a silent catalogue ${Date.now() - started} ms after they showed they were loading`);
   expect(Date.now() - started, 'the screens waited for the catalogue first').toBeGreaterThan(5_000);
 
   await catalogue.restore();
@@ -120,6 +121,7 @@ test('429: retried once after Retry-After, never hammered', async ({ page }) => 
   await expect(row(page, 'Comedy movies').getByRole('link').first()).toBeVisible();
   expect(once.hits(comedy), 'one refusal, one polite retry').toBe(2);
   const [refused, retried] = once.arrivals(comedy) as [number, number];
+  console.log(`the retry came ${retried - refused} ms after the 429 (Retry-After: 1)`);
   expect(retried - refused, 'the retry waited for Retry-After (1 s)').toBeGreaterThanOrEqual(900);
 
   await expect(row(page, 'Mystery series').getByText('Something went wrong')).toBeVisible();

@@ -94,6 +94,7 @@ test('remote-title manifest hangs: the area gives up within the bounded wait, th
   // Meanwhile the member reads what the server rendered.
   await expect(areaOf('remote-title').ready(page)).toBeVisible();
   await expect(fallback(page)).toBeVisible({ timeout: 25_000 });
+  console.log(`the area gave up on a hanging manifest ${Date.now() - started} ms after it was opened`);
   expect(Date.now() - started, 'the shell waits for a slow manifest before giving up').toBeGreaterThan(7_000);
   expect(mostOnOneFile(fault), 'one polite retry, no more').toBe(2);
   await fault.restore();
