@@ -140,6 +140,13 @@ export const REFERENCE_TEST = Object.freeze({
 });
 export const LCP_TEST = Object.freeze({ alpha: 0.01, minSamples: 100, worseBy: 0.2, q0: 0.25, q1: 0.4 });
 
+// What the tests merge their options over, at every look of the guard: copies that are not
+// frozen and hold every option (`current` too), as V8 spreads a frozen object a few times slower
+// and one that gains a property from the options some thirty times slower.
+const FAILURE_DEFAULTS = { ...FAILURE_TEST };
+const REFERENCE_DEFAULTS = { ...REFERENCE_TEST, current: undefined as number | undefined };
+const LCP_DEFAULTS = { ...LCP_TEST };
+
 /** Wald's boundaries on the log-likelihood ratio, with 1/α above (see the top of this file). */
 export function boundaries({ alpha, beta }: { alpha: number; beta: number }): { upper: number; lower: number } {
   return { upper: Math.log(1 / alpha), lower: Math.log(beta / (1 - alpha)) };
@@ -159,7 +166,7 @@ export function stratumLlr({ canarySessions, canaryFailures, stableSessions, sta
 
 /** The floor under every failure decision: enough canary sessions (its counts over the window), or enough of them failed. */
 export function enoughEvidence({ sessions, failures }: SessionCounts, options: FailureOptions = {}): boolean {
-  const { minCanarySessions, minCanaryFailures } = { ...FAILURE_TEST, ...options };
+  const { minCanarySessions, minCanaryFailures } = { ...FAILURE_DEFAULTS, ...options };
   return sessions >= minCanarySessions || failures >= minCanaryFailures;
 }
 
@@ -169,7 +176,7 @@ export function enoughEvidence({ sessions, failures }: SessionCounts, options: F
  * (Wald's lower boundary: not k× worse, with error β), or 'undecided'.
  */
 export function failureTest(strata: Stratum[], options: FailureOptions = {}): FailureResult {
-  const { alpha, beta, ratio } = { ...FAILURE_TEST, ...options };
+  const { alpha, beta, ratio } = { ...FAILURE_DEFAULTS, ...options };
   const { upper, lower } = boundaries({ alpha, beta });
   const canary = { sessions: 0, failures: 0 };
   const stable = { sessions: 0, failures: 0 };
@@ -214,8 +221,28 @@ function binomialTail(n: number, p: number, k: number): number {
   return Math.max(0, 1 - below);
 }
 
-const sum = (strata: Stratum[]): SessionCounts =>
-  strata.reduce<SessionCounts>((total, { canarySessions, canaryFailures }) => ({ sessions: total.sessions + canarySessions, failures: total.failures + canaryFailures }), { sessions: 0, failures: 0 });
+/**
+ * P(the canary failing as often as it did in `stratum`, or more) at its usual rate: that of its
+ * calm minutes (`usual`, this one left out if it is `calm`), pulled toward the stable's `rate` by
+ * `priorSessions` sessions.
+ */
+function ownTail(stratum: Stratum, calm: boolean, usual: SessionCounts, rate: number, priorSessions: number): number {
+  const others = calm ? { sessions: usual.sessions - stratum.canarySessions, failures: usual.failures - stratum.canaryFailures } : usual;
+  const own = (others.failures + rate * priorSessions) / (others.sessions + priorSessions);
+  return binomialTail(stratum.canarySessions, own, stratum.canaryFailures);
+}
+
+function sum(strata: Stratum[]): SessionCounts {
+  const total = { sessions: 0, failures: 0 };
+  for (const { canarySessions, canaryFailures } of strata) {
+    total.sessions += canarySessions;
+    total.failures += canaryFailures;
+  }
+  return total;
+}
+
+/** Whether a stratum is the minute not yet over (`current`). */
+const isCurrent = (stratum: Stratum, current: number | undefined) => current !== undefined && stratum.minute === current;
 
 /**
  * The failure-rate test against the stable's rate over its whole window (`stable`: its totals),
@@ -226,7 +253,7 @@ const sum = (strata: Stratum[]): SessionCounts =>
  * failing far beyond its rate left any minute out.
  */
 export function referenceTest(strata: Stratum[], stable: SessionCounts, options: ReferenceOptions = {}): ReferenceResult {
-  const { alpha, ratio, incident, elevated, burst, partial, broken, priorSessions, current } = { ...REFERENCE_TEST, ...options };
+  const { alpha, ratio, incident, elevated, burst, partial, broken, priorSessions, current } = { ...REFERENCE_DEFAULTS, ...options };
   const { upper } = boundaries({ alpha, beta: FAILURE_TEST.beta });
   // One failure and one success added: a stable that has not failed yet is not taken as perfect.
   const rate = (stable.failures + 1) / (stable.sessions + 2);
@@ -242,45 +269,55 @@ export function referenceTest(strata: Stratum[], stable: SessionCounts, options:
     if (result.stableUnknown && result.failsEverySession) result.verdict = 'worse';
     return result;
   }
-  const isCurrent = (stratum: Stratum) => current !== undefined && stratum.minute === current;
-  const stableTail = (stratum: Stratum) => poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
+  // Each minute's stable tail is worked out once, for the usual rate and for the verdict: the
+  // guard runs this test at every look.
+  const stableTails: number[] = [];
+  const calm: boolean[] = [];
   // The canary's usual rate: its whole minutes in which the stable did not fail far beyond its own.
-  const calm = served.filter((stratum) => !isCurrent(stratum) && stableTail(stratum) >= incident);
-  const usual = sum(calm);
-  const ownTail = (stratum: Stratum) => {
-    const others = calm.includes(stratum)
-      ? { sessions: usual.sessions - stratum.canarySessions, failures: usual.failures - stratum.canaryFailures }
-      : usual;
-    const own = (others.failures + rate * priorSessions) / (others.sessions + priorSessions);
-    return binomialTail(stratum.canarySessions, own, stratum.canaryFailures);
-  };
+  const usual = { sessions: 0, failures: 0 };
+  for (const stratum of served) {
+    const tail = poissonTail(stratum.stableSessions * rate, stratum.stableFailures);
+    const isCalm = !isCurrent(stratum, current) && tail >= incident;
+    stableTails.push(tail);
+    calm.push(isCalm);
+    if (isCalm) {
+      usual.sessions += stratum.canarySessions;
+      usual.failures += stratum.canaryFailures;
+    }
+  }
   const { canary } = result;
   result.failsEverySession = canary.failures >= FAILURE_TEST.minCanaryFailures && canary.failures >= broken * canary.sessions;
-  for (const stratum of served) {
-    const tail = stableTail(stratum);
+  const onFailure = Math.log(ratio);
+  const onSuccess = Math.log((1 - h1) / (1 - rate));
+  for (let index = 0; index < served.length; index += 1) {
+    const stratum = served[index]!;
+    const tail = stableTails[index]!;
     let leftOut: boolean;
     if (result.failsEverySession) leftOut = tail < incident;
-    else if (isCurrent(stratum)) leftOut = tail < partial || ownTail(stratum) < partial;
-    else leftOut = tail < incident || (tail < elevated && ownTail(stratum) < burst);
+    else if (isCurrent(stratum, current)) leftOut = tail < partial || ownTail(stratum, calm[index]!, usual, rate, priorSessions) < partial;
+    else leftOut = tail < incident || (tail < elevated && ownTail(stratum, calm[index]!, usual, rate, priorSessions) < burst);
     if (leftOut) {
       result.skipped += 1;
       continue;
     }
     const successes = stratum.canarySessions - stratum.canaryFailures;
-    result.llr += stratum.canaryFailures * Math.log(ratio) + successes * Math.log((1 - h1) / (1 - rate));
+    result.llr += stratum.canaryFailures * onFailure + successes * onSuccess;
   }
   if (result.llr >= upper) result.verdict = 'worse';
   return result;
 }
 
 /**
- * The LCP test on two histograms (control-plane/src/health/histogram.ts) over the same window.
+ * The LCP test on two histograms (control-plane/src/health/histogram.ts) over the same window,
+ * with how many samples each holds when the caller knows (`samples`: the figures' lcpSamples).
  * verdict: 'too-few' (either has fewer than minSamples), 'worse' (rollback) or 'not-worse'.
  */
-export function lcpTest({ canary, stable }: { canary: Histogram; stable: Histogram }, options: LcpOptions = {}): LcpResult {
-  const { alpha, minSamples, worseBy, q0, q1 } = { ...LCP_TEST, ...options };
+export function lcpTest(
+  { canary, stable, samples = { canary: countOf(canary), stable: countOf(stable) } }: { canary: Histogram; stable: Histogram; samples?: { canary: number; stable: number } },
+  options: LcpOptions = {},
+): LcpResult {
+  const { alpha, minSamples, worseBy, q0, q1 } = { ...LCP_DEFAULTS, ...options };
   const { upper } = boundaries({ alpha, beta: 0.05 });
-  const samples = { canary: countOf(canary), stable: countOf(stable) };
   const result: LcpResult = { verdict: 'too-few', canaryP75: null, stableP75: null, samples, above: 0, llr: 0, upper, worseBy };
   if (samples.canary < minSamples || samples.stable < minSamples) return result;
   // The line is the p75 of both samples together, not the stable's own: under H0 the two are

@@ -4,7 +4,7 @@
 // of simulated time. Seeded, so the same call gives the same figures.
 //   node --import tsx control-plane/src/guard/simulate.ts [runs]      prints the rollback rates (default 1000 runs)
 import { pathToFileURL } from 'node:url';
-import { createFigures, type Counted } from '../health/figures.ts';
+import { createFigures, isFailure, type Counted } from '../health/figures.ts';
 import { assess, type AssessOptions, type Why } from './guard.ts';
 import type { Outcome } from '@netnet/rollout/reports';
 import { NETWORK_RULES } from '../health/network.ts';
@@ -34,7 +34,7 @@ export interface CanaryOptions {
   networks?: number;
   /** How many the canary's members come from (default: `networks`). */
   canaryNetworks?: number;
-  /** Sessions of a release each network may count per hour (the store's cap). */
+  /** Sessions of a release each network may count per hour (the store's cap), below 256. */
   networkCap?: number;
   /** Draws the sessions' networks, apart from `rng` so the networks change no other draw. */
   networkRng?: Random;
@@ -78,6 +78,21 @@ const START = Date.UTC(2025, 0, 6, 9, 0, 0);
 const CANARY_FAILURES: Outcome[] = ['fell-back', 'fell-back', 'boundary-error', 'uncaught-error'];
 const STABLE_FAILURES: Outcome[] = ['failed', 'boundary-error', 'uncaught-error'];
 
+/**
+ * The sessions each network counted of a release in an hour, by network (numbered, the forger
+ * after every member): an array per release and hour of a canary, kept from canary to canary. A
+ * map of the networks a canary meets (tens of thousands), or new arrays for every canary, cost
+ * more than the rest of a session. A count stops at the cap, so a byte holds it.
+ */
+const sessionCounts: Uint8Array[] = [];
+
+/** sessionCounts[slot], zeroed for a new canary, with room for `networks`. */
+function zeroedCounts(slot: number, networks: number): Uint8Array {
+  const counts = sessionCounts[slot];
+  if (counts && counts.length >= networks) return counts.fill(0, 0, networks);
+  return (sessionCounts[slot] = new Uint8Array(networks));
+}
+
 /** One of `list`, drawn with `rng`. */
 const pick = <T>(rng: Random, list: T[]): T => list[Math.floor(rng() * list.length)] as T;
 
@@ -116,13 +131,20 @@ export function simulateCanary({
 }: CanaryOptions & { rng: Random }): CanaryResult {
   const figures = createFigures({ windowMinutes: 60 });
   // Each session from a network, counted only within that network's cap per release and hour.
-  const capped = new Map<string, number>();
-  const record = (report: Counted, at: number, network = `n${Math.floor(networkRng() * (report.channel === 'canary' ? canaryNetworks : networks))}`) => {
-    const key = `${report.release} ${network} ${Math.floor(at / NETWORK_RULES.windowMs)}`;
-    const counted = capped.get(key) ?? 0;
-    if (counted >= networkCap) return;
-    capped.set(key, counted + 1);
-    figures.record([report], at, network);
+  if (!(networkCap < 256)) throw new RangeError(`networkCap ${networkCap}: the simulation counts a network's sessions in a byte`);
+  const forgerNetwork = Math.max(networks, canaryNetworks);
+  const firstHour = Math.floor((START - stableMinutesBefore * 60_000) / NETWORK_RULES.windowMs);
+  // By 2 × hours since the first, + 1 on the canary.
+  const counted: Uint8Array[] = [];
+  const record = (report: Counted, at: number, network = Math.floor(networkRng() * (report.channel === 'canary' ? canaryNetworks : networks))) => {
+    const slot = 2 * (Math.floor(at / NETWORK_RULES.windowMs) - firstHour) + (report.release === CANARY ? 1 : 0);
+    const counts = (counted[slot] ??= zeroedCounts(slot, forgerNetwork + 1));
+    const sessions = counts[network] ?? 0;
+    if (sessions >= networkCap) return;
+    counts[network] = sessions + 1;
+    // The figures keep a session's network only when it failed: no name is made for the others.
+    const failed = report.outcome !== undefined && isFailure(report.outcome);
+    figures.record([report], at, !failed ? undefined : network === forgerNetwork ? 'forger' : `n${network}`);
   };
   const lcpOf = (onCanary: boolean) => Math.min(60_000, lognormal(rng, lcp.median, lcp.sigma) * (onCanary ? lcp.canaryFactor : 1));
   // The stable served everyone before the canary started: that is in the window too.
@@ -146,7 +168,7 @@ export function simulateCanary({
     at += -Math.log(1 - rng()) * secondsPerSession * 1000;
     while (at >= nextTick) {
       for (let i = 0; i < (forger?.perLook ?? 0); i += 1) {
-        record({ remote: REMOTE, release: CANARY, channel: 'canary', outcome: forger?.outcome }, nextTick - 1, 'forger');
+        record({ remote: REMOTE, release: CANARY, channel: 'canary', outcome: forger?.outcome }, nextTick - 1, forgerNetwork);
       }
       figures.prune(nextTick);
       const [decision] = assess(figures, rollout, { ...guard, now: nextTick });
@@ -282,24 +304,30 @@ export function knownRatePower({
   const p1 = Math.min(0.999, ratio * stableRate);
   const onFailure = Math.log(p1 / p0);
   const onSuccess = Math.log((1 - p1) / (1 - p0));
-  // probability[x]: not crossed yet, x failures so far.
-  let probability = new Float64Array(within + 2);
-  probability[0] = 1;
+  // probability[x]: not crossed yet, x failures so far; 0 beyond `top`. A session adds one
+  // failure at most and the counts that cross are zeroed, so a step reads up to `top` and writes
+  // up to `top` + 1 rather than going to n: over 10,000 sessions about 150 counts a step instead
+  // of up to 10,000. The zeros left out added nothing to `crossed`.
+  let probability = new Float64Array([1]);
+  let top = 0;
   let crossed = 0;
   for (let n = 1; n <= within; n += 1) {
-    const next = new Float64Array(within + 2);
-    for (let x = 0; x < n; x += 1) {
+    const last = Math.min(n, top + 1);
+    const next = new Float64Array(last + 1);
+    for (let x = 0; x <= top; x += 1) {
       const p = probability[x] ?? 0;
       if (p === 0) continue;
       next[x + 1] = (next[x + 1] ?? 0) + p * rate;
       next[x] = (next[x] ?? 0) + p * (1 - rate);
     }
-    for (let x = 0; x <= n; x += 1) {
+    for (let x = 0; x <= last; x += 1) {
       if (enoughEvidence({ sessions: n, failures: x }, floor) && x * onFailure + (n - x) * onSuccess >= upper) {
         crossed += next[x] ?? 0;
         next[x] = 0;
       }
     }
+    top = last;
+    while (top >= 0 && next[top] === 0) top -= 1;
     probability = next;
   }
   return crossed;

@@ -24,6 +24,8 @@ interface Counts {
 
 /** One minute of one series. `lcp` is sparse (bucket → count): most minutes see few distinct values. */
 export interface MinuteCounts extends Counts {
+  /** Its key in the series' `minutes`, at hand to those that read the minutes' values alone (faster than their entries). */
+  minute: number;
   lcp: Map<number, number>;
   /** The client networks (networkTag() of network.ts) its failures came from, where known, with how many each. */
   failedNetworks: Map<string, number>;
@@ -31,9 +33,23 @@ export interface MinuteCounts extends Counts {
   unattributed: number;
 }
 
-/** Totals over the window; `lcp` is a dense histogram. */
+/** A client network's failures of a series over the window, and in how many minutes. */
+export interface NetworkFailures {
+  failures: number;
+  minutes: number;
+}
+
+/**
+ * Totals over the window; `lcp` is a dense histogram. What the guard reads at every look is kept
+ * as the minutes change rather than gathered from them each time: `lcpSamples`, the samples `lcp`
+ * holds (its countOf()), and where the failures came from, `byNetwork` (the minutes'
+ * `failedNetworks` together) and `unattributed`.
+ */
 export interface Totals extends Counts {
   lcp: Histogram;
+  lcpSamples: number;
+  byNetwork: Map<string, NetworkFailures>;
+  unattributed: number;
 }
 
 export interface Series {
@@ -60,13 +76,21 @@ export type Counted = Pick<Report, 'remote' | 'release' | 'outcome' | 'vitals'> 
 
 export type Figures = ReturnType<typeof createFigures>;
 
-const emptyOutcomes = () => Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
+// Copied rather than built from OUTCOMES each time: every series makes one a minute.
+const NO_OUTCOMES = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, 0])) as OutcomeCounts;
+const emptyOutcomes = (): OutcomeCounts => ({ ...NO_OUTCOMES });
 
-const emptyMinute = (): MinuteCounts => ({ sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Map(), unattributed: 0 });
+const emptyMinute = (minute: number): MinuteCounts => ({ minute, sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: new Map(), failedNetworks: new Map(), unattributed: 0 });
 
 function addOutcome(counts: Counts, outcome: Outcome, times: number) {
   counts.sessions += times;
-  if (isFailure(outcome)) counts.failures += times;
+  // Most sessions load: counted by the property's name, which V8 adds to several times faster
+  // than to a property found by a key in a variable.
+  if (!isFailure(outcome)) {
+    counts.outcomes.loaded += times;
+    return;
+  }
+  counts.failures += times;
   counts.outcomes[outcome] += times;
 }
 
@@ -95,7 +119,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
         release,
         channel,
         minutes: new Map(),
-        totals: { sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: emptyHistogram() },
+        totals: { sessions: 0, failures: 0, outcomes: emptyOutcomes(), lcp: emptyHistogram(), lcpSamples: 0, byNetwork: new Map(), unattributed: 0 },
       };
       let releases = byRemote.get(remote);
       if (!releases) byRemote.set(remote, (releases = new Map()));
@@ -120,15 +144,49 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
   function minuteFor(series: Series, minute: number): MinuteCounts {
     let counts = series.minutes.get(minute);
     if (!counts) {
-      counts = emptyMinute();
+      counts = emptyMinute(minute);
       series.minutes.set(minute, counts);
     }
     return counts;
   }
 
+  /** Adds `times` to a bucket of the totals' histogram, and to lcpSamples what the bucket took (its elements are 32-bit). */
+  function addToTotals(totals: Totals, bucket: number, times: number) {
+    const before = totals.lcp[bucket] ?? 0;
+    totals.lcp[bucket] = before + times;
+    totals.lcpSamples += (totals.lcp[bucket] ?? 0) - before;
+  }
+
   function addLcp(series: Series, counts: MinuteCounts, bucket: number, times: number) {
     counts.lcp.set(bucket, (counts.lcp.get(bucket) ?? 0) + times);
-    series.totals.lcp[bucket] = (series.totals.lcp[bucket] ?? 0) + times;
+    addToTotals(series.totals, bucket, times);
+  }
+
+  /** Adds failures from a network to a minute and to the totals, which count the minute if the network is new to it. */
+  function addNetworkFailures(series: Series, counts: MinuteCounts, network: string, failures: number) {
+    const newToMinute = !counts.failedNetworks.has(network);
+    counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + failures);
+    let total = series.totals.byNetwork.get(network);
+    if (!total) series.totals.byNetwork.set(network, (total = { failures: 0, minutes: 0 }));
+    total.failures += failures;
+    if (newToMinute) total.minutes += 1;
+  }
+
+  function addUnattributed(series: Series, counts: MinuteCounts, failures: number) {
+    counts.unattributed += failures;
+    series.totals.unattributed += failures;
+  }
+
+  // The minute of a series the last report was counted in, found again without a lookup: most
+  // reports follow one of the same release in the same minute. Forgotten when minutes are dropped.
+  let recent: { series: Series; minute: number; counts: MinuteCounts } | null = null;
+
+  function countsFor(remote: string, release: string, channel: string, minute: number): { series: Series; counts: MinuteCounts } {
+    if (recent?.minute !== minute || recent.series.remote !== remote || recent.series.release !== release || recent.series.channel !== channel) {
+      const series = seriesFor(remote, release, channel);
+      recent = { series, minute, counts: minuteFor(series, minute) };
+    }
+    return recent;
   }
 
   /** Drops the minutes that left the window ending at `at` (ms), and series left empty. */
@@ -136,6 +194,7 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
     const oldest = minuteOf(at) - windowMinutes + 1;
     if (oldest <= oldestKept) return;
     oldestKept = oldest;
+    recent = null;
     for (const series of all) {
       for (const [minute, counts] of series.minutes) {
         if (minute >= oldest) continue;
@@ -144,7 +203,14 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
         totals.sessions -= counts.sessions;
         totals.failures -= counts.failures;
         for (const outcome of OUTCOMES) totals.outcomes[outcome] -= counts.outcomes[outcome];
-        for (const [bucket, count] of counts.lcp) totals.lcp[bucket] = (totals.lcp[bucket] ?? 0) - count;
+        for (const [bucket, count] of counts.lcp) addToTotals(totals, bucket, -count);
+        totals.unattributed -= counts.unattributed;
+        for (const [network, failures] of counts.failedNetworks) {
+          const total = totals.byNetwork.get(network)!;
+          total.failures -= failures;
+          total.minutes -= 1;
+          if (total.minutes === 0) totals.byNetwork.delete(network);
+        }
       }
       if (series.minutes.size === 0) forget(series);
     }
@@ -168,15 +234,14 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
       const minute = minuteOf(at);
       if (minute < oldestKept) return;
       for (const { remote, release, channel, outcome, vitals } of reports) {
-        const series = seriesFor(remote, release, channel);
-        const counts = minuteFor(series, minute);
+        const { series, counts } = countsFor(remote, release, channel, minute);
         // Vitals without an outcome are samples of a session already counted.
         if (outcome !== undefined) {
           addOutcome(counts, outcome, 1);
           addOutcome(series.totals, outcome, 1);
           if (isFailure(outcome)) {
-            if (network) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + 1);
-            else counts.unattributed += 1;
+            if (network) addNetworkFailures(series, counts, network, 1);
+            else addUnattributed(series, counts, 1);
           }
         }
         if (vitals?.lcp !== undefined) addLcp(series, counts, bucketOf(vitals.lcp), 1);
@@ -223,10 +288,10 @@ export function createFigures({ windowMinutes = 60, maxSeries = 1000 }: { window
             addOutcome(counts, outcome, times);
             addOutcome(series.totals, outcome, times);
             // Counts kept before networks were: every failure its own network.
-            if (isFailure(outcome) && failedNetworks.length === 0) counts.unattributed += times;
+            if (isFailure(outcome) && failedNetworks.length === 0) addUnattributed(series, counts, times);
           }
           for (const [bucket, count] of lcp) if (bucket >= 0 && bucket < BUCKETS) addLcp(series, counts, bucket, count);
-          for (const [network, failures] of failedNetworks) counts.failedNetworks.set(network, (counts.failedNetworks.get(network) ?? 0) + failures);
+          for (const [network, failures] of failedNetworks) addNetworkFailures(series, counts, network, failures);
         }
       }
     },
@@ -245,17 +310,6 @@ export function countsSince(series: Pick<Series, 'minutes'> | undefined, from: n
   return { sessions, failures };
 }
 
-/** How many distinct client networks a series' failures in the window came from. */
-export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): number {
-  const networks = new Set<string>();
-  let unattributed = 0;
-  for (const counts of series?.minutes.values() ?? []) {
-    for (const network of counts.failedNetworks.keys()) networks.add(network);
-    unattributed += counts.unattributed;
-  }
-  return networks.size + unattributed;
-}
-
 /**
  * A minute's failures with each network counted once: what the guard reads a stable's incident
  * (and its rate) from, so one network cannot make the stable look as if it were failing.
@@ -263,25 +317,31 @@ export function failingNetworks(series: Pick<Series, 'minutes'> | undefined): nu
 export const failuresByNetwork = (counts: Pick<MinuteCounts, 'failures' | 'failedNetworks' | 'unattributed'>): number =>
   Math.min(counts.failures, counts.failedNetworks.size + counts.unattributed);
 
-/**
- * The network whose failures of a series weigh most in the window, how many per minute it failed,
- * and how many the next heaviest did (`runnerUp`); null when no failure came with a network. The
- * guard counts the heaviest no higher than the runner-up: no one network outweighs the others.
- */
-export function heaviestNetwork(series: Pick<Series, 'minutes'> | undefined): { network: string; failures: number; runnerUp: number; byMinute: Map<number, number> } | null {
-  const totals = new Map<string, number>();
-  for (const counts of series?.minutes.values() ?? []) {
-    for (const [network, failures] of counts.failedNetworks) totals.set(network, (totals.get(network) ?? 0) + failures);
-  }
-  let heaviest: [string, number] | null = null;
-  for (const entry of totals) if (!heaviest || entry[1] > heaviest[1]) heaviest = entry;
-  if (!heaviest) return null;
-  const [network, failures] = heaviest;
-  const byMinute = new Map<number, number>();
-  for (const [minute, counts] of series?.minutes ?? []) {
-    const count = counts.failedNetworks.get(network);
-    if (count) byMinute.set(minute, count);
-  }
-  const runnerUp = Math.max(0, ...[...totals].filter(([other]) => other !== network).map(([, count]) => count));
-  return { network, failures, runnerUp, byMinute };
+/** The network whose failures of a series weigh most in the window: see failureNetworks(). */
+export interface HeaviestNetwork {
+  network: string;
+  failures: number;
+  runnerUp: number;
 }
+
+/**
+ * Where a series' failures in the window came from: how many distinct client networks (`count`;
+ * a failure from no known network is taken as a network of its own), and the network whose
+ * failures weigh most (`heaviest`), with how many the next heaviest failed (`runnerUp`); null
+ * when no failure came with a network (of networks that failed as often, any one). The guard
+ * counts the heaviest no higher than the runner-up: no one network outweighs the others.
+ */
+export function failureNetworks(series: Pick<Series, 'totals'> | undefined): { count: number; heaviest: HeaviestNetwork | null } {
+  const byNetwork = series?.totals.byNetwork ?? new Map<string, NetworkFailures>();
+  const count = byNetwork.size + (series?.totals.unattributed ?? 0);
+  let heaviest: [string, NetworkFailures] | null = null;
+  for (const entry of byNetwork) if (!heaviest || entry[1].failures > heaviest[1].failures) heaviest = entry;
+  if (!heaviest) return { count, heaviest: null };
+  const [network, { failures }] = heaviest;
+  let runnerUp = 0;
+  for (const [other, total] of byNetwork) if (other !== network && total.failures > runnerUp) runnerUp = total.failures;
+  return { count, heaviest: { network, failures, runnerUp } };
+}
+
+/** How many distinct client networks a series' failures in the window came from. */
+export const failingNetworks = (series: Pick<Series, 'totals'> | undefined): number => failureNetworks(series).count;

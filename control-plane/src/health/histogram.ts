@@ -36,13 +36,16 @@ export function countOf(histogram: Histogram): number {
   return total;
 }
 
+/** The rank of the q-quantile (nearest rank) among `count` samples. */
+const rankOf = (q: number, count: number): number => Math.max(1, Math.ceil(q * count));
+
 /**
  * The bucket holding the q-quantile (nearest rank), or -1 when empty. With `other`, of both
  * histograms together; `total` is their sample count when the caller has it already.
  */
 function quantileBucket(histogram: Histogram, q: number, other: Histogram | null = null, total = countOf(histogram) + (other ? countOf(other) : 0)): number {
   if (total === 0) return -1;
-  const rank = Math.max(1, Math.ceil(q * total));
+  const rank = rankOf(q, total);
   let seen = 0;
   for (let index = 0; index < BUCKETS; index += 1) {
     seen += at(histogram, index) + (other ? at(other, index) : 0);
@@ -67,28 +70,37 @@ export function countAbove(histogram: Histogram, index: number): number {
 /**
  * Two histograms at the q-quantile in one pass: the bucket of each one's quantile, of both
  * together, and how many samples of each lie strictly above the bucket of both together.
+ * `aCount` and `bCount` are their sample counts (countOf()), when the caller has them already.
  */
 export function splitAtQuantile(a: Histogram, b: Histogram, q: number, aCount = countOf(a), bCount = countOf(b)) {
-  const rank = (count: number) => Math.max(1, Math.ceil(q * count));
-  const [aRank, bRank, bothRank] = [rank(aCount), rank(bCount), rank(aCount + bCount)];
-  let aSeen = 0;
-  let bSeen = 0;
+  // From the top bucket down, with what lies strictly above each: a bucket holds the quantile
+  // when no more than count − rank samples lie above it, and the lowest such bucket is the one.
+  // The guard's quantile (p75) sits high, so this reads fewer buckets than counting up would.
+  const aLimit = aCount - rankOf(q, aCount);
+  const bLimit = bCount - rankOf(q, bCount);
+  const bothLimit = aCount + bCount - rankOf(q, aCount + bCount);
   let aBucket = -1;
   let bBucket = -1;
   let bothBucket = -1;
   let aAbove = 0;
   let bAbove = 0;
-  for (let index = 0; index < BUCKETS; index += 1) {
-    aSeen += at(a, index);
-    bSeen += at(b, index);
-    if (aBucket < 0 && aCount > 0 && aSeen >= aRank) aBucket = index;
-    if (bBucket < 0 && bCount > 0 && bSeen >= bRank) bBucket = index;
-    if (bothBucket < 0 && aCount + bCount > 0 && aSeen + bSeen >= bothRank) {
+  let aAboveIndex = 0;
+  let bAboveIndex = 0;
+  for (let index = BUCKETS - 1; index >= 0; index -= 1) {
+    const aHolds = aCount > 0 && aAboveIndex <= aLimit;
+    const bHolds = bCount > 0 && bAboveIndex <= bLimit;
+    const bothHold = aCount + bCount > 0 && aAboveIndex + bAboveIndex <= bothLimit;
+    // Lower buckets only have more above them: none of the three can be lower.
+    if (!aHolds && !bHolds && !bothHold) break;
+    if (aHolds) aBucket = index;
+    if (bHolds) bBucket = index;
+    if (bothHold) {
       bothBucket = index;
-      aAbove = aCount - aSeen;
-      bAbove = bCount - bSeen;
+      aAbove = aAboveIndex;
+      bAbove = bAboveIndex;
     }
-    if (aBucket >= 0 && bBucket >= 0 && bothBucket >= 0) break;
+    aAboveIndex += at(a, index);
+    bAboveIndex += at(b, index);
   }
   return { aBucket, bBucket, bothBucket, aAbove, bAbove };
 }
