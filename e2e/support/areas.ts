@@ -8,6 +8,12 @@ export const FALLBACK = 'This part of Netnet is unavailable right now';
 /** An area's fallback (docs/architecture.md#composition): readable text and a Retry, inside the shell's frame. */
 export const fallback = (page: Page): Locator => page.getByRole('alert').filter({ hasText: FALLBACK });
 
+/**
+ * The page after a navigation is on screen: until then the shell keeps the previous one, its
+ * fallback included, with the page region marked busy.
+ */
+export const expectNavigated = (page: Page) => expect(page.getByRole('main')).not.toHaveAttribute('aria-busy', 'true');
+
 export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });
 
 interface Area {

@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactElement } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
@@ -11,6 +12,7 @@ import {
   Routes,
   useLocation,
   useNavigate,
+  useNavigating,
   useNavigationType,
   useParams,
   useSearchParams,
@@ -150,6 +152,42 @@ describe('the router', () => {
     );
     act(() => {});
     expect(where()).toBe('/here POP null');
+  });
+
+  it('keeps the page on screen, marked busy, until the next page is ready', async () => {
+    let ready = () => {};
+    const arrived = new Promise<{ default: () => ReactElement }>((resolve) => (ready = () => resolve({ default: () => <h1>Slow page</h1> })));
+    const Slow = lazy(() => arrived);
+    function Busy() {
+      return (
+        <main aria-busy={useNavigating() || undefined}>
+          <Link to="/slow">Slow</Link>
+          <Outlet />
+        </main>
+      );
+    }
+    render(
+      <MemoryRouter initialEntries={['/browse']}>
+        <Suspense fallback={<p>Loading</p>}>
+          <Routes>
+            <Route element={<Busy />}>
+              <Route path="/browse" element={<h1>Home</h1>} />
+              <Route path="/slow" element={<Slow />} />
+            </Route>
+          </Routes>
+        </Suspense>
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('main')).not.toHaveAttribute('aria-busy');
+
+    await userEvent.click(screen.getByRole('link', { name: 'Slow' }));
+    expect(screen.getByRole('heading', { name: 'Home' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading')).not.toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveAttribute('aria-busy', 'true');
+
+    await act(async () => ready());
+    expect(await screen.findByRole('heading', { name: 'Slow page' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).not.toHaveAttribute('aria-busy');
   });
 });
 

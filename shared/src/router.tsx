@@ -17,7 +17,7 @@ import {
   useMemo,
   useRef,
   useState,
-  startTransition,
+  useTransition,
   type AnchorHTMLAttributes,
   type MouseEvent,
   type ReactElement,
@@ -199,6 +199,8 @@ interface RouterContextValue {
   location: Location;
   navigationType: NavigationType;
   history: History;
+  /** The next page is still loading: the one on screen stays until it is ready. */
+  navigating: boolean;
 }
 
 const RouterContext = createContext<RouterContextValue | null>(null);
@@ -219,12 +221,14 @@ function useRouter(): RouterContextValue {
 function Router({ history, children }: { history: History; children?: ReactNode }) {
   const [{ location, navigationType }, setState] = useState(history.snapshot);
   // A navigation renders the next page in a transition, as React Router does: the page on screen
-  // stays until the next one is ready, rather than flashing its loading state.
+  // stays until the next one is ready, rather than flashing its loading state. Meanwhile the
+  // layouts mark it busy (useNavigating), so nobody takes the page still shown for the next one.
+  const [navigating, startNavigation] = useTransition();
   useLayoutEffect(() => {
     setState(history.snapshot());
-    return history.subscribe(() => startTransition(() => setState(history.snapshot())));
+    return history.subscribe(() => startNavigation(() => setState(history.snapshot())));
   }, [history]);
-  const value = useMemo(() => ({ location, navigationType, history }), [location, navigationType, history]);
+  const value = useMemo(() => ({ location, navigationType, history, navigating }), [location, navigationType, history, navigating]);
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
@@ -258,6 +262,8 @@ export function StaticRouter({ location, children }: { location: string | Partia
 }
 
 export const useLocation = (): Location => useRouter().location;
+/** Whether the next page is still loading after a navigation (the layouts' `aria-busy`). */
+export const useNavigating = (): boolean => useRouter().navigating;
 
 /** Whether Back would stay on this site: asked at the moment of going back, not while rendering. */
 export function useCanGoBack(): () => boolean {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, asVisitor } from '../../support/memberSession';
-import { areaOf, expectMemberFrame, fallback, mainNav } from '../../support/areas';
+import { areaOf, expectMemberFrame, expectNavigated, fallback, mainNav } from '../../support/areas';
 import { remotes } from '../../support/site';
 import { breakRemote, INJECTED_ERROR, remoteFaults, type InjectedFault, type RemoteName } from '../../support/remoteFaults';
 
@@ -33,6 +33,8 @@ async function expectElsewhereWorks(page: Page, remote: RemoteName) {
     // A visitor's only other screen is /login, the same remote: the shell's router and header still work.
     await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/login$/);
+    // The landing page's fallback stays on screen while /login's load is still failing.
+    await expectNavigated(page);
     await expect(fallback(page)).toBeVisible();
     return;
   }

@@ -1,4 +1,4 @@
-import { href, Outlet, useLocation } from '@netnet/shared';
+import { href, Outlet, useLocation, useNavigating } from '@netnet/shared';
 import { HomeHeader } from './HomeHeader';
 import { BackHeader } from './BackHeader';
 import { BottomNav } from './BottomNav';
@@ -12,11 +12,13 @@ const homeHeaderPaths: readonly string[] = [href('browse'), href('movies'), href
 /** Members' frame: the skip link, the header for the screen, the page, and the bottom navigation (phones). */
 export function MemberLayout() {
   const { pathname } = useLocation();
+  // The page shown stays until the next is ready: busy meanwhile, for assistive technology too.
+  const navigating = useNavigating();
   return (
     <>
       <SkipLink />
       {homeHeaderPaths.includes(pathname) ? <HomeHeader /> : <BackHeader />}
-      <main id={MAIN_ID} tabIndex={-1} className={styles.memberMain}>
+      <main id={MAIN_ID} tabIndex={-1} className={styles.memberMain} aria-busy={navigating || undefined}>
         <Outlet />
       </main>
       <BottomNav />
