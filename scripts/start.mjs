@@ -1,14 +1,12 @@
 // `npm start`: builds what is out of date, then runs the whole site on localhost —
-// the catalogue service, the Firebase Auth emulator, each remote on its own origin, the published
-// releases (deploy/) on :8090, the store (DATABASE_URL, else an embedded PostgreSQL in
-// deploy/.database/), the control-plane API on :8070 and the shell on :8080 — and prints one line
-// when it is ready.
+// the catalogue service, the Firebase Auth emulator, each remote on its own origin, the store
+// (DATABASE_URL, else an embedded PostgreSQL in deploy/.database/), the control-plane API on
+// :8070, the shell on :8080 and the published releases on :8090 (from the store, by the shell,
+// whose working copy is deploy/) — and prints one line when it is ready.
 // Ctrl-C stops everything it started.
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildIfNeeded, root } from './build.mjs';
-import { isReleaseFile } from '@netnet/control-plane/releases';
 import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
 import { serveApp } from '../shell/server/httpServer.ts';
 import { serveShell } from '../shell/server/shellServer.ts';
@@ -29,10 +27,6 @@ async function main() {
   for (const app of site.remotes) {
     keepServer(await serveApp({ dir: join(root, app, 'dist'), port: ports[app], cors: true }));
   }
-  // Published releases, like a CDN: read live, since releases appear while the site runs.
-  const deployDir = site.deployDir();
-  mkdirSync(deployDir, { recursive: true });
-  keepServer(await serveApp({ dir: deployDir, port: ports.deploy, cors: true, only: (path) => isReleaseFile(path) }));
   const controlApi = startControlApi();
   // Awaited once the rest is up; until then a failure must not count as unhandled.
   controlApi.catch(() => {});
@@ -45,7 +39,8 @@ async function main() {
   // server (docs/architecture.md#server-rendering); NETNET_SSR=off serves the shell's index.html
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
   // release-health reports for the guard.
-  const shell = await serveShell({ port: ports.shell });
+  // Its releases origin (:8090) answers published releases from the store, like a CDN.
+  const shell = await serveShell({ port: ports.shell, releasesPort: ports.deploy });
   keepServer(shell);
   const apiUrl = await controlApi;
   // Releases' server code runs only in the render sandbox (docs/sandbox.md); without bubblewrap their areas render in the browser.

@@ -20,7 +20,8 @@ import { DeployError } from '../src/errors.ts';
 import { assertRemote, assertVersion } from '../src/names.ts';
 import { checkCompressedCopies, checkManifest } from '../src/releases/verify.ts';
 import { openDatabase } from '../src/store/database.ts';
-import { registerRelease } from '../src/store/releases.ts';
+import { publishRelease } from '../src/store/releases.ts';
+import { storedFileHashes } from '../src/store/releaseFiles.ts';
 
 const require = createRequire(import.meta.url);
 // The checkout: a release is built from the remote's workspace in it.
@@ -92,16 +93,15 @@ async function main() {
   const api = apiTarget();
   if (api) return publishThroughApi(api, remote, version, values.from);
   const target = releaseDir(remote, version);
-  const nearby = relative(process.cwd(), target);
-  const shown = nearby && !nearby.startsWith('..') ? nearby : target;
-  if (existsSync(target)) {
-    throw new DeployError(`${remote} ${version} is already published (${shown}). Releases are immutable: publish a new version with --version.`);
-  }
-
-  // Built beside its final place, then renamed in: a release appears whole or not at all.
+  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
+  // Built in the working folder, checked, then published into the store (its row and its files in
+  // one transaction) and kept there as this machine's working copy.
   const staging = join(deployDir(), remote, `.staging-${version}-${process.pid}`);
-  mkdirSync(dirname(staging), { recursive: true });
   try {
+    if ((await storedFileHashes(db.pool, remote, version)).size > 0) {
+      throw new DeployError(`${remote} ${version} is already published. Releases are immutable: publish a new version with --version.`);
+    }
+    mkdirSync(dirname(staging), { recursive: true });
     if (values.from) {
       if (!existsSync(resolve(values.from))) throw new DeployError(`${values.from} does not exist.`);
       copyBuild(resolve(values.from), staging);
@@ -112,21 +112,19 @@ async function main() {
     // matches its file (the build changed after webpack compressed it) would fail every member's
     // integrity check once served, so it refuses the release.
     await checkCompressedCopies(staging, values.from ?? 'the build');
-    // Hashed before the rename: a published release always carries the record of its own files.
+    // Hashed before publishing: a published release always carries the record of its own files.
     writeIntegrity(staging);
-    if (existsSync(target)) throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);
-    renameSync(staging, target);
+    if (!(await publishRelease(db.pool, { remote, version, integrity: entryIntegrity(staging), dir: staging }))) {
+      throw new DeployError(`${remote} ${version} was published by someone else meanwhile.`);
+    }
+    if (!existsSync(target)) renameSync(staging, target);
   } finally {
     rmSync(staging, { recursive: true, force: true });
-  }
-  // Registered once its files are in place: the map never names a release the origin lacks.
-  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
-  try {
-    await registerRelease(db.pool, remote, version, entryIntegrity(target));
-  } finally {
     await db.close();
   }
-  console.log(`published ${remote} ${version} in ${shown}`);
+  const nearby = relative(process.cwd(), target);
+  const shown = nearby && !nearby.startsWith('..') ? nearby : target;
+  console.log(`published ${remote} ${version} into the store (working copy: ${shown})`);
   console.log(`next: npm run rollout -- canary ${remote} ${version} --percent 10`);
 }
 

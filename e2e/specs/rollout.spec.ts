@@ -7,7 +7,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
-import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
+import { forgetEnvironment, forgetReleases, loseStoredFile } from '../support/controlPlane';
 import { deployCli } from '../support/deployCli';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { testWithShell } from '../support/specShell';
@@ -316,11 +316,15 @@ test('a broken canary falls back to stable within the same load, with no error s
   await watchRolloutEvents(page);
   await signIn(page, inCanary);
 
-  // First its entry script disappears (the manifest still answers), then the whole release.
+  // First its entry script disappears from the instance's working copy (the manifest still
+  // answers), then its manifest from the store itself: the copy, made again, lacks it.
   const release = join(deployDir, REMOTE, CANARY);
   for (const name of readdirSync(release).filter((file) => file.startsWith('remoteEntry.js'))) rmSync(join(release, name));
   for (const broken of ['entry', 'manifest']) {
-    if (broken === 'manifest') rmSync(release, { recursive: true, force: true });
+    if (broken === 'manifest') {
+      await loseStoredFile(REMOTE, CANARY, 'mf-manifest.json');
+      rmSync(release, { recursive: true, force: true });
+    }
     await expectCanaryFellBack(page, `canary without its ${broken}`);
   }
   expect(warnings.some((text) => text.includes(`remote-search ${CANARY} (canary) failed to load`))).toBe(true);

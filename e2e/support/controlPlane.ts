@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 // rollout environment of their own: the same connection the release and rollout commands find.
 
 interface Pool {
-  query(text: string, values?: unknown[]): Promise<unknown>;
+  query(text: string, values?: unknown[]): Promise<{ rowCount?: number | null; rows?: unknown[] }>;
   end(): Promise<void>;
 }
 interface DatabaseModule {
@@ -51,6 +51,16 @@ export function forgetEnvironment(environment: string): Promise<void> {
 export function forgetReleases(remote: string, versions: string[]): Promise<void> {
   return withStore(async (pool) => {
     await pool.query('DELETE FROM releases WHERE remote = $1 AND version = ANY($2)', [remote, versions]);
+    // Their lists went with them; the files no other release holds go too, as retention does.
+    await pool.query('DELETE FROM release_blobs AS blob WHERE NOT EXISTS (SELECT 1 FROM release_files AS file WHERE file.sha256 = blob.sha256)');
+  });
+}
+
+/** Takes one file out of a release in the store (docs/store.md, "Release files"), as a damaged store would. */
+export function loseStoredFile(remote: string, version: string, path: string): Promise<void> {
+  return withStore(async (pool) => {
+    const { rowCount } = await pool.query('DELETE FROM release_files WHERE remote = $1 AND version = $2 AND path = $3', [remote, version, path]);
+    if (rowCount !== 1) throw new Error(`the store holds no ${path} of ${remote} ${version}`);
   });
 }
 

@@ -2,14 +2,13 @@
 // a real server on an ephemeral port, raw request paths (no client-side normalization), a deploy
 // tree with a secret beside the releases and links pointing out of it. Run: node --import tsx --test shell/server/httpServer.test.mjs
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync } from 'node:zlib';
-import { isReleaseFile } from '@netnet/control-plane/testing';
 import { acceptableEncodings } from '@netnet/server-kit/encoding';
 import { LIMITS, serveApp } from './httpServer.ts';
 import { clientAddress, clientKey, parseTrustedProxies, viaHttps } from '@netnet/server-kit';
@@ -33,7 +32,8 @@ before(() => {
   write(join(release, 'remoteEntry.js'), '/* entry */');
   write(join(release, 'remoteEntry.js.br'), brotliCompressSync('/* entry */'));
   write(join(release, '.hidden'), 'hidden');
-  write(join(deploy, 'remote-title/1.1.0/remoteEntry.js'), 'unfinished'); // no manifest yet
+  write(join(deploy, 'remote-title/1.1.0/remoteEntry.js'), 'unfinished'); // not in the store
+  write(join(release, 'main.0123456789.js'), '/* hashed */');
   write(join(deploy, 'remote-title/.staging-1.2.0-4242/mf-manifest.json'), 'half-staged');
   write(join(deploy, 'rollout.local.json'), '{"remotes":{}}');
   write(join(deploy, '.env'), 'SECRET=deploy-env');
@@ -71,15 +71,21 @@ function assertNothingLeaked(response) {
   for (const secret of SECRETS) assert.ok(!response.body.includes(secret), `leaked ${secret}`);
 }
 
+// The store lists remote-title 1.0.0 only (shell/server/releaseFiles.ts decides so from the store).
+const asked = [];
+const releaseFiles = (prefix) => ({
+  prefix,
+  dir: deploy,
+  has: async (remote, version) => {
+    asked.push(`${remote} ${version}`);
+    return remote === 'remote-title' && version === '1.0.0' && existsSync(join(deploy, remote, version));
+  },
+});
+
 describe('the releases origin', () => {
   let server;
   before(async () => {
-    server = await serveApp({
-      dir: deploy,
-      port: 0,
-      cors: true,
-      only: (path) => isReleaseFile(path, { NETNET_DEPLOY_DIR: deploy }),
-    });
+    server = await serveApp({ dir: deploy, port: 0, releases: releaseFiles('') });
   });
   after(() => server.close());
 
@@ -169,6 +175,51 @@ describe('the releases origin', () => {
     assert.equal(response.status, 204);
     assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
   });
+
+  it('asks the store only of a release named by a checked path', () => {
+    assert.ok(asked.length > 0);
+    assert.deepEqual([...new Set(asked)].sort(), ['remote-title 1.0.0', 'remote-title 1.1.0']);
+  });
+});
+
+describe('releases on an instance (/releases/)', () => {
+  let server;
+  before(async () => {
+    server = await serveApp({ dir: dist, port: 0, spa: true, releases: releaseFiles('/releases') });
+  });
+  after(() => server.close());
+
+  it('answers as a CDN: CORS, hashed names immutable, entry documents no-cache, validators and 304', async () => {
+    const hashed = await request(server, '/releases/remote-title/1.0.0/main.0123456789.js');
+    assert.equal(hashed.status, 200);
+    assert.equal(hashed.body, '/* hashed */');
+    assert.equal(hashed.headers['access-control-allow-origin'], '*');
+    assert.equal(hashed.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(hashed.headers['x-content-type-options'], 'nosniff');
+    for (const entry of ['mf-manifest.json', 'remoteEntry.js']) {
+      const response = await request(server, `/releases/remote-title/1.0.0/${entry}`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(response.headers['cache-control'], 'no-cache', entry);
+      const again = await request(server, `/releases/remote-title/1.0.0/${entry}`, { headers: { 'accept-encoding': 'br', 'if-none-match': response.headers.etag } });
+      assert.equal(again.status, 304, entry);
+      assert.equal(again.body, '');
+    }
+    const packed = await request(server, '/releases/remote-title/1.0.0/remoteEntry.js', { headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(packed.headers['content-encoding'], 'br');
+    assert.equal(packed.headers.vary, 'Accept-Encoding');
+  });
+
+  it('keeps the shell’s own files and pages beside them', async () => {
+    assert.equal((await request(server, '/main.0123456789.js')).body, '/* main */');
+    assert.equal((await request(server, '/title/42')).status, 200);
+  });
+
+  for (const path of ['/releases/remote-title/1.1.0/remoteEntry.js', '/releases/remote-title/1.0.0/.hidden', '/releases/remote-title/1.0.0/link.js', '/releases/remote-title/1.0.0/../../../.env', '/releases/%2e%2e/dist/main.0123456789.js', '/releases/remote-title/1.0.0/']) {
+    it(`refuses ${path}`, async () => {
+      const response = await hostile(server, path);
+      assert.equal(response.status, 404);
+      assertNothingLeaked(response);
+    });
+  }
 });
 
 describe('an app server (the shell)', () => {

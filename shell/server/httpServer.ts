@@ -25,6 +25,7 @@ import {
 } from '@netnet/server-kit';
 import { SHELL_VARIABLES } from './config.ts';
 import { secureResponse, type DevServers } from './securityHeaders.ts';
+import type { ReleaseFiles } from './releaseFiles.ts';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.ts';
 
 // Webpack names every emitted file with a 10-hex content hash ([contenthash:10]): any such name is immutable.
@@ -61,6 +62,8 @@ export interface ServeOptions {
   /** Answers every page address (a path that does not name a file): the shell's server render. */
   pages?: (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => Promise<void>;
   services?: Service[];
+  /** Releases' files (./releaseFiles.ts): answered under their prefix, as a CDN would, with CORS. */
+  releases?: ReleaseFiles;
   /** The dev servers the requesting browser has pinned, which its documents' policy then allows. */
   devServers?: (req: IncomingMessage) => DevServers | null;
   /** The server's part of the shell's config (./config.ts); read from `env` when not given. */
@@ -93,6 +96,7 @@ export async function serveApp({
   documents = {},
   pages,
   services = [],
+  releases,
   devServers,
   env = process.env,
   config = readConfig(SERVE_VARIABLES, env),
@@ -101,6 +105,7 @@ export async function serveApp({
   const all: ConnectionLimits = { ...LIMITS, connectionsPerClient: config.connectionsPerClient, ...limits };
   const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
   const realRoot = realpathSync(dir);
+  const realReleases = releases && realpathSync(releases.dir);
   const allowed = cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
   const served = only ?? (() => true);
 
@@ -129,10 +134,28 @@ export async function serveApp({
     }
   }
 
+  const immutableOrNot = (name: string) => ({ 'Cache-Control': HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache' });
+
+  /** A release's file: `<prefix>/<remote>/<version>/<file>`, from the working folder once the store lists the release. */
+  async function answerRelease(request: FastifyRequest, reply: FastifyReply, { prefix, has }: ReleaseFiles, realDir: string) {
+    reply.header('Access-Control-Allow-Origin', '*');
+    if (request.method === 'OPTIONS') return reply.code(204).header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS').send();
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(405).headers({ Allow: 'GET, HEAD, OPTIONS', 'Content-Type': 'text/plain' }).send('Method not allowed');
+    }
+    const path = safePath(request.raw.url)?.slice(prefix.length);
+    const [, remote, version] = /^\/([^/]+)\/([^/]+)\/[^/]/.exec(path ?? '') ?? [];
+    if (!path || remote === undefined || version === undefined || !(await has(remote, version))) return notFound(reply);
+    const file = await findFile(realDir, path, { acceptEncoding: request.headers['accept-encoding'] });
+    if (!file) return notFound(reply);
+    return sendFile(request, reply, file, immutableOrNot(file.name));
+  }
+
   async function answer(request: FastifyRequest, reply: FastifyReply) {
     const req = request.raw;
     const service = services.find((candidate) => candidate.matches(req));
     if (service) return answerRawly(request, reply, () => service.handle(req, reply.raw));
+    if (releases && realReleases && (req.url ?? '').startsWith(`${releases.prefix}/`)) return answerRelease(request, reply, releases, realReleases);
     if (cors) {
       reply.header('Access-Control-Allow-Origin', '*');
       if (request.method === 'OPTIONS') return reply.code(204).header('Access-Control-Allow-Methods', allowed).send();
@@ -163,7 +186,7 @@ export async function serveApp({
     }
     const file = await findFile(realRoot, path, { acceptEncoding: request.headers['accept-encoding'], spa });
     if (!file) return notFound(reply);
-    return sendFile(request, reply, file, { 'Cache-Control': HASHED.test(file.name) ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    return sendFile(request, reply, file, immutableOrNot(file.name));
   }
 
   app.all('*', answer);

@@ -6,7 +6,7 @@
 // second, and the database being away leaves it serving the last good map. The e2e suite starts
 // one of its own for a rollout environment of its own, so its pages are rendered with that
 // environment's releases.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import {
   createMetrics,
   createTicketService,
   deviceTag,
+  materializeRelease,
   devPinSources,
   devPinsFor,
   isDevPinParam,
@@ -33,6 +34,7 @@ import {
 import { clientAddress, createLogger, parseTrustedProxies, viaHttps, type Logger } from '@netnet/server-kit';
 import { readShellConfig, type ShellConfig } from './config.ts';
 import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
+import { releaseFilesFrom, type ReleaseFiles } from './releaseFiles.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -68,6 +70,12 @@ export interface ShellOptions {
   environment?: string;
   /** false serves the shell's index.html alone, the browser rendering everything (NETNET_SSR=off). */
   ssr?: boolean;
+  /**
+   * A port of its own for the releases origin (`npm start`'s :8090): releases' files at its root,
+   * as on `/releases/` of the instance's port. In a cluster the front door gives that origin its
+   * own host name and passes it to the instances' `/releases/`.
+   */
+  releasesPort?: number;
   /** An openDatabase() result to use (else one is opened, and closed with the server). */
   database?: Awaited<ReturnType<typeof openDatabase>>;
   /** The instance's config, read once by its entry (./main.ts); read from `env` when not given. */
@@ -82,7 +90,7 @@ export type ReleaseCodeState = { runs: 'sandboxed' } | { runs: 'nowhere'; why: s
 export type ShellServer = Server & { storeState: () => unknown; releaseCode: ReleaseCodeState };
 
 /** The shell's server, listening; closing it closes the store. */
-export async function serveShell({ port, environment, ssr, database, env = process.env, config = readShellConfig(env), logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
+export async function serveShell({ port, environment, ssr, releasesPort, database, env = process.env, config = readShellConfig(env), logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
   const environmentName = environment ?? config.environment;
   const renders = ssr ?? config.ssr === 'on';
   const ownDatabase = !database;
@@ -93,6 +101,19 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   // A new map starts the render processes of its new releases at once, not with their first page.
   let mapChanged = () => {};
   const live = await watchMap({ db: store.pool, config: store.config, environment: environmentName, log: (line: string) => storeLog.info(line), onChange: () => mapChanged() });
+  // Releases' files: any release the store lists, from this instance's working copy of it.
+  const workingDir = site.deployDir(env);
+  mkdirSync(workingDir, { recursive: true });
+  const hasRelease = releaseFilesFrom({
+    db: store.pool,
+    dir: workingDir,
+    remotes: site.remotes,
+    listed: (remote, version) => Boolean(live.current().releases.get(remote)?.some((known) => known.version === version)),
+    materialize: materializeRelease,
+  });
+  const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease });
+  // Listening before the warm-up below, which fetches the server builds from this origin.
+  const releasesServer = releasesPort === undefined ? null : await serveApp({ dir: workingDir, port: releasesPort, releases: releases(''), env, config, logger });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
   const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
@@ -199,6 +220,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
     documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
     pages,
     services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state(), renderProcesses: areas && (() => areas.running()) })],
+    releases: releases('/releases'),
     // Only the documents of a browser with dev pins allow its dev servers.
     devServers: (req) => {
       const { pins } = devPins(req);
@@ -212,6 +234,7 @@ export async function serveShell({ port, environment, ssr, database, env = proce
   server.storeState = () => live.state();
   server.releaseCode = releaseCode;
   server.on('close', () => {
+    releasesServer?.close();
     areas?.close();
     void (async () => {
       collector.close();

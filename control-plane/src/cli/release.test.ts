@@ -5,7 +5,7 @@
 // --from a fake build, so no webpack run is needed; the e2e rollout spec builds real ones.
 // Run: node --import tsx --test control-plane/src/cli/release.test.ts
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../store/database.ts';
@@ -16,7 +16,7 @@ import { commandFixtures, root } from './testing.ts';
 const { deploy, builds, harness, cli, registered, sha384, fakeBuild, publish } = commandFixtures();
 
 describe('release', () => {
-  it('publishes a build as deploy/<remote>/<version>/ and registers it in the store, and refuses to publish that version again', async () => {
+  it('publishes a build into the store, its files with it, keeps a working copy in deploy/<remote>/<version>/, and refuses to publish that version again', async () => {
     const first = publish('remote-title', '1.4.0');
     assert.equal(first.code, 0, first.err);
     assert.match(first.out, /published remote-title 1\.4\.0/);
@@ -34,11 +34,15 @@ describe('release', () => {
         },
       },
     ]);
+    const files = await harness.db.query<{ path: string }>("SELECT path FROM release_files WHERE remote = 'remote-title' AND version = '1.4.0' ORDER BY path");
+    assert.deepEqual(files.rows.map((row) => row.path), readdirSync(join(deploy, 'remote-title/1.4.0')).sort());
 
+    // The store decides, not the folder: gone from here, it is still published.
+    rmSync(join(deploy, 'remote-title'), { recursive: true });
     const again = publish('remote-title', '1.4.0');
     assert.equal(again.code, 1);
-    assert.match(again.err, /remote-title 1.4.0 is already published .* Releases are immutable/);
-    assert.equal(readFileSync(join(deploy, 'remote-title/1.4.0/remoteEntry.js'), 'utf8'), '/* remote-title 1.4.0 */');
+    assert.match(again.err, /remote-title 1.4.0 is already published\. Releases are immutable/);
+    assert.equal(existsSync(join(deploy, 'remote-title/1.4.0')), false);
     assert.deepEqual(await registered(), ['remote-title 1.4.0']);
   });
 

@@ -32,7 +32,7 @@ export const root = fileURLToPath(new URL('../../..', import.meta.url));
 const TSX = ['--import', import.meta.resolve('tsx')];
 const bin = (script: Script) => join(root, 'control-plane', 'bin', `${script}.ts`);
 
-const TABLES = ['releases', 'rollouts', 'audit', 'health_counts', 'guard_leases', 'qa_tokens'];
+const TABLES = ['releases', 'release_files', 'release_blobs', 'rollouts', 'audit', 'health_counts', 'guard_leases', 'qa_tokens'];
 
 /**
  * Starts the file's database. `deployDir()` gives the deploy tree of the test under way; `strip`:

@@ -1,13 +1,14 @@
-// The origin folder: one immutable folder per published release, deploy/<remote>/<version>/, which
-// the releases origin serves (the rollout maps live in the store, docs/store.md, "The database").
-// Shared by the release CLI and `npm start`.
+// A process's working folder: one immutable folder per release it published or served,
+// deploy/<remote>/<version>/, a copy of the release the store holds (docs/store.md, "Release
+// files"). Folders from before releases lived in the store are moved into it at start.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isVersion } from '@netnet/rollout';
 import { compareVersions } from '../names.ts';
 import { site } from '../site.ts';
-import type { Queryable } from '../store/database.ts';
-import { registerRelease } from '../store/releases.ts';
+import type { Store } from '../store/database.ts';
+import { publishRelease } from '../store/releases.ts';
+import { storedFileHashes } from '../store/releaseFiles.ts';
 import { entryIntegrity } from './integrity.ts';
 
 export const deployDir = (env = process.env) => site.deployDir(env);
@@ -38,14 +39,17 @@ export function isReleaseFile(path: string, env = process.env): boolean {
 }
 
 /**
- * Registers the releases found in the origin folder that the store does not list yet (published
- * before the store existed, or by a copy of the folder); returns how many.
+ * Puts the releases found in the working folder that the store holds no files of into the store
+ * (published before releases lived there, or a copy of an older folder); returns how many.
  */
-export async function registerPublished(db: Queryable, remotes: string[], env = process.env): Promise<number> {
+export async function registerPublished(db: Store, remotes: string[], env = process.env): Promise<number> {
   let added = 0;
   for (const remote of remotes) {
     for (const version of publishedVersions(remote, env)) {
-      if (await registerRelease(db, remote, version, entryIntegrity(releaseDir(remote, version, env)))) added += 1;
+      if ((await storedFileHashes(db, remote, version)).size > 0) continue;
+      const dir = releaseDir(remote, version, env);
+      await publishRelease(db, { remote, version, integrity: entryIntegrity(dir), dir });
+      added += 1;
     }
   }
   return added;

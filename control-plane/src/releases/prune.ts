@@ -1,5 +1,5 @@
 // Retention: `npm run rollout -- prune [--apply]` removes releases nobody can be using any more
-// from the origin folder (deploy/<remote>/<version>/) and from the store (docs/releases.md,
+// from the store (their files with them) and from this process's working folder (docs/releases.md,
 // "Removing old releases"). Releases are shared by every environment (one origin, one releases
 // table), so what stays is decided over all of them. A release is kept when it is named
 //  - by any environment's current map: stable, canary, history (a rollback steps back to it),
@@ -14,6 +14,7 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { transaction, type Queryable, type Store } from '../store/database.ts';
 import { listReleases, publishedTimes, unregisterRelease } from '../store/releases.ts';
+import { dropUnheldFiles } from '../store/releaseFiles.ts';
 import { currentMaps, lockMaps, mapsInEffectSince, type Rollout } from '../store/rollouts.ts';
 import { publishedVersions, releaseDir } from './originFolder.ts';
 import { compareVersions } from '../names.ts';
@@ -128,6 +129,8 @@ export async function applyPrune(db: Store, { now = Date.now(), env = process.en
       if (!registered) continue;
       await unregisterRelease(client, remote, version);
     }
+    // Its list of files went with its row; the files no other release holds go now.
+    await dropUnheldFiles(client);
     return planned;
   });
   for (const { remote, version, folder } of plan.remove) {

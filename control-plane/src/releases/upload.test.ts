@@ -222,7 +222,7 @@ async function refused(kind: string, request: Upload, status: number, message: R
 // ---------------------------------------------------------------- tests
 
 describe('publishUpload', () => {
-  it('publishes a build uploaded as a tar.gz made by tar(1): files in the origin, the release registered', async (t) => {
+  it('publishes a build uploaded as a tar.gz made by tar(1): the release and its files in the store, a working copy here', async (t) => {
     const build = buildAs('1.0.0');
     let bytes: Buffer;
     try {
@@ -235,7 +235,12 @@ describe('publishUpload', () => {
     const result = await upload({ bytes });
     t.diagnostic(`published ${result.files} files, ${result.bytes} bytes, from a ${bytes.length}-byte upload in ${Date.now() - started} ms`);
     const files = releaseFiles(build);
-    assert.deepEqual(result, { outcome: 'published', remote: REMOTE, version: '1.0.0', files: files.length + 1, bytes: result.bytes });
+    // The build tool's stamp (.built) is no file of the release: the origin never serves a dotfile.
+    const served = files.filter((path) => !path.startsWith('.'));
+    assert.ok(served.length < files.length);
+    assert.deepEqual(result, { outcome: 'published', remote: REMOTE, version: '1.0.0', files: served.length + 1, bytes: result.bytes });
+    const stored = await db.pool.query<{ path: string }>('SELECT path FROM release_files ORDER BY path');
+    assert.deepEqual(stored.rows.map((row) => row.path), [...served, 'integrity.json'].sort());
     const release = join(deploy, REMOTE, '1.0.0');
     for (const path of files) assert.ok(readFileSync(join(release, path)).equals(readFileSync(join(build, path))), path);
     const record = JSON.parse(readFileSync(join(release, 'integrity.json'), 'utf8')) as { files: Record<string, string> };
@@ -288,12 +293,13 @@ describe('publishUpload', () => {
     assert.deepEqual(readdirSync(deploy).filter((name) => name.startsWith('.upload-')), []);
   });
 
-  it('takes the release out of the origin again when the store cannot register it', async () => {
+  it('publishes nothing, and keeps no working copy, when the store cannot take it', async () => {
     const before = await state();
-    const down = { pool: { query: () => Promise.reject(new Error('the store is down')) } } as unknown as Database;
+    // It answered whether the version is published, then went down before the publish.
+    const down = { pool: { query: () => Promise.resolve({ rows: [] }), connect: () => Promise.reject(new Error('the store is down')) } } as unknown as Database;
     await assert.rejects(
       publishUpload({ remote: REMOTE, version: '1.3.0', body: bodyOf(tgz(entriesOf(buildAs('1.3.0')))), contentType: GZIP, db: down, deployDir: deploy, env: {} }),
-      /remote-title 1\.3\.0 was not published: the store did not register it \(the store is down\)/,
+      /remote-title 1\.3\.0 was not published: the store did not take it \(the store is down\)/,
     );
     assert.deepEqual(await state(), before);
     assert.equal(existsSync(join(deploy, REMOTE, '1.3.0')), false);

@@ -1,22 +1,23 @@
 // A release uploaded to the control-plane API (the remote's built dist/ as one tar or tar.gz):
 // verified whole before anything is published (docs/releases.md, "What is verified before a
-// release is published"). It is extracted into a private staging folder inside the origin folder
-// (so the final move is a rename on one filesystem), checked, then renamed into
-// deploy/<remote>/<version>/ and registered in the store, as `npm run release` does. A refusal
-// leaves the origin folder and the store as they were.
+// release is published"). It is extracted into a private staging folder inside this process's
+// working folder, checked, then published into the store — its row and its files in one
+// transaction (docs/store.md, "Release files") — as `npm run release` does, and kept as this
+// process's working copy. A refusal leaves the store as it was.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sandboxSupport, verifyServerBuild, type VerifyOptions } from '@netnet/render-sandbox';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
-import { registerRelease } from '../store/releases.ts';
+import { publishRelease } from '../store/releases.ts';
+import { folderFileHashes, servedFiles, storedFileHashes } from '../store/releaseFiles.ts';
 import { extractArchive, UPLOAD_LIMITS } from './archive.ts';
 import { compatibilityProblems } from './compatibilityGate.ts';
 import { entryIntegrity, writeIntegrity } from './integrity.ts';
 import { site } from '../site.ts';
 import { assertRemote, assertVersion } from '../names.ts';
-import { checkCompressedCopies, checkIntegrityRecord, checkManifest, fileHashes, readIntegrityRecord, UploadRefused } from './verify.ts';
+import { checkCompressedCopies, checkIntegrityRecord, checkManifest, readIntegrityRecord, UploadRefused } from './verify.ts';
 
 export { UPLOAD_LIMITS, UploadRefused };
 
@@ -94,15 +95,24 @@ function firstDifference(a: Map<string, string>, b: Map<string, string>): string
   return null;
 }
 
-/** A published release with these files: the same → 'unchanged'; others → 409. */
-function samePublished(target: string, staged: Map<string, string>, remote: string, version: string): void {
-  const published = fileHashes(target);
+/** A published release with these files (SHA-256 by path): the same → fine; others → 409. */
+function samePublished(published: Map<string, string>, staged: Map<string, string>, remote: string, version: string): void {
   const differs = firstDifference(staged, published);
   if (differs !== null) {
     throw new UploadRefused(
       409,
       `${remote} ${version} is already published with other files (${differs} differs); versions are immutable: publish this build as a new version.`,
     );
+  }
+}
+
+/** Keeps the published files as this process's working copy of the release (the store has them; a copy there already stays). */
+function keepWorkingCopy(release: string, target: string): void {
+  try {
+    renameSync(release, target);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
   }
 }
 
@@ -126,7 +136,7 @@ export async function publishUpload({
   /** A release declared browser-only needs no server build. */
   browserOnly?: boolean;
   db: Database;
-  /** The origin folder: control-plane/src/releases/originFolder.ts deployDir(). */
+  /** This process's working folder: control-plane/src/releases/originFolder.ts deployDir(). */
   deployDir: string;
   /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
   env?: NodeJS.ProcessEnv;
@@ -153,8 +163,8 @@ export async function publishUpload({
   const label = `the archive of ${remote} ${version}`;
   const target = join(deployDir, remote, version);
 
-  // Private (mode 0700) and inside the origin folder, so the release moves in by a rename; the
-  // releases origin never serves it (its name is no remote's).
+  // Private (mode 0700) and inside the working folder, so the working copy moves in by a rename;
+  // the releases origin never serves it (a dot name).
   mkdirSync(deployDir, { recursive: true });
   sweepStaging(deployDir);
   const staging = mkdtempSync(join(deployDir, STAGING_PREFIX));
@@ -169,16 +179,17 @@ export async function publishUpload({
     const record = readIntegrityRecord(release, label);
     const computed = writeIntegrity(release);
     if (record !== null) checkIntegrityRecord(record, computed, label);
-    const staged = fileHashes(release);
-    const files = staged.size;
-    const bytes = [...staged.keys()].reduce((sum, path) => sum + statSync(join(release, path)).size, 0);
+    const paths = servedFiles(release);
+    const files = paths.length;
+    const bytes = paths.reduce((sum, path) => sum + statSync(join(release, path)).size, 0);
     const result = (outcome: UploadResult['outcome']): UploadResult => ({ outcome, remote, version, files, bytes });
+    const staged = folderFileHashes(release, paths);
 
     // Published already: the same files are a retry (nothing to check again, nothing changes);
     // other files are refused before any further work.
-    if (existsSync(target)) {
-      samePublished(target, staged, remote, version);
-      await registerRelease(db.pool, remote, version, entryIntegrity(target), publishedBy);
+    const published = await storedFileHashes(db.pool, remote, version);
+    if (published.size > 0) {
+      samePublished(published, staged, remote, version);
       return result('unchanged');
     }
 
@@ -200,27 +211,20 @@ export async function publishUpload({
       );
     }
 
-    // Read from the staging folder: the same bytes the rename moves.
-    const integrity = entryIntegrity(release);
-    mkdirSync(join(deployDir, remote), { recursive: true });
+    // The row and the files in one transaction: the map never names a release the store lacks.
+    let added: boolean;
     try {
-      renameSync(release, target);
+      added = await publishRelease(db.pool, { remote, version, integrity: entryIntegrity(release), dir: release, publishedBy });
     } catch (error) {
-      const code = codeOf(error);
-      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
+      throw new Error(`${remote} ${version} was not published: the store did not take it (${messageOf(error)}).`, { cause: error });
+    }
+    if (!added) {
       // Another upload of this version won the race: the same files are a retry, others a conflict.
-      samePublished(target, staged, remote, version);
-      await registerRelease(db.pool, remote, version, entryIntegrity(target), publishedBy);
+      samePublished(await storedFileHashes(db.pool, remote, version), staged, remote, version);
       return result('unchanged');
     }
-    // Registered once its files are in place: the map never names a release the origin lacks. If
-    // the store cannot take it, the release leaves the origin again and the publisher retries.
-    try {
-      await registerRelease(db.pool, remote, version, integrity, publishedBy);
-    } catch (error) {
-      renameSync(target, release);
-      throw new Error(`${remote} ${version} was not published: the store did not register it (${messageOf(error)}).`, { cause: error });
-    }
+    mkdirSync(join(deployDir, remote), { recursive: true });
+    keepWorkingCopy(release, target);
     return result('published');
   } finally {
     rmSync(staging, { recursive: true, force: true });

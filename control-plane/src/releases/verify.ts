@@ -2,12 +2,13 @@
 // arrives: an upload to the control-plane API (./upload.ts) and `npm run release -- --from`
 // (control-plane/bin/release.ts). One function per check, so the two paths cannot drift apart.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import { DeployError, messageOf } from '../errors.ts';
 import { site } from '../site.ts';
+import { releaseFiles } from '../store/releaseFiles.ts';
 
 /** What an upload is answered when it is refused (the API sends it as the HTTP status). */
 export type RefusalStatus = 400 | 409 | 413 | 415 | 422;
@@ -31,13 +32,7 @@ export class UploadRefused extends DeployError {
 
 const sri = (content: Buffer): string => `sha384-${createHash('sha384').update(content).digest('base64')}`;
 
-/** Every regular file under `dir` (relative, `/`-separated), sorted. */
-export function releaseFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/'))
-    .sort();
-}
+export { releaseFiles };
 
 /** File → `sha384-…` for every regular file under `dir`, read from disk now. */
 export function fileHashes(dir: string): Map<string, string> {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { migrate, migrations, openDatabase } from './database.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
-const TABLES = ['api_tokens', 'audit', 'console_links', 'console_sessions', 'guard_leases', 'health_counts', 'health_failed_networks', 'health_network_counts', 'qa_tokens', 'refused_calls', 'releases', 'rollouts', 'schema_migrations'];
+const TABLES = ['api_tokens', 'audit', 'console_links', 'console_sessions', 'guard_leases', 'health_counts', 'health_failed_networks', 'health_network_counts', 'qa_tokens', 'refused_calls', 'release_blobs', 'release_files', 'releases', 'rollouts', 'schema_migrations'];
 
 describe('migrations', { timeout: 60_000 }, () => {
   let database: TestDatabase;

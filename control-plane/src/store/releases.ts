@@ -1,8 +1,9 @@
 // The published releases the store knows, with the hashes of their entry files
-// (control-plane/src/releases/integrity.ts). A release's files live in the origin folder that the
-// front door serves (deploy/<remote>/<version>/); the store says which of them exist for the map.
+// (control-plane/src/releases/integrity.ts), and their files (./releaseFiles.ts): the releases
+// origin serves them from here, through each instance's working copy.
+import { transaction, type Queryable, type Store } from './database.ts';
 import { compareVersions } from '../names.ts';
-import type { Queryable } from './database.ts';
+import { servedFiles, storedFileHashes, storeReleaseFiles } from './releaseFiles.ts';
 
 /** A release's subresource integrity: file (relative to its release) → `sha384-…`. */
 export type Integrity = Record<string, string>;
@@ -30,6 +31,25 @@ export async function registerRelease(db: Queryable, remote: string, version: st
   const added = (rowCount ?? 0) > 0;
   if (added) await db.query('SELECT pg_notify($1, $2)', [RELEASES_CHANNEL, `${remote} ${version}`]);
   return added;
+}
+
+/**
+ * Publishes the release folder `dir` as `remote` `version`: its row and its files in one
+ * transaction, so a publish killed halfway leaves nothing. True when it was added; false when the
+ * store listed it already, which then holds its files too (a release registered before releases'
+ * files lived in the store gets them now). Whether an existing release has the same files is the
+ * caller's to check first (storedFileHashes).
+ */
+export async function publishRelease(
+  pool: Store,
+  { remote, version, integrity, dir, publishedBy }: { remote: string; version: string; integrity: Integrity | null; dir: string; publishedBy?: string },
+): Promise<boolean> {
+  // Two publishes of one version at once: the second waits for the first's row, then finds it.
+  return transaction(pool, async (client) => {
+    const added = await registerRelease(client, remote, version, integrity, publishedBy);
+    if (added || (await storedFileHashes(client, remote, version)).size === 0) await storeReleaseFiles(client, remote, version, dir, servedFiles(dir));
+    return added;
+  });
 }
 
 /** Every release, by remote, oldest version first: Map<remote, { version, integrity }[]>. */
