@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { withTsx } from '../../scripts/tsx.mjs';
+import { withTsx } from '../../site/tsx.mjs';
 import { checkExitCode, mark } from './check.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 

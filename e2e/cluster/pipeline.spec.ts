@@ -9,6 +9,7 @@ import { clusterEnvironment } from '../support/clusterEnvironment';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { apiCall as api } from '../support/controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesOf } from '../support/controlPlane';
+import site from '@netnet/site';
 
 // A team's pipeline against the running cluster (docs/pipelines.md),
 // from outside the checkout's commands: plain HTTP to the control-plane API with a token scoped to
@@ -18,7 +19,6 @@ import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesO
 // remote-search, with nothing changed. The map, the releases and the token are put back after.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const execute = promisify(execFile);
 const REMOTE = 'remote-title';
 const OTHER = 'remote-search';

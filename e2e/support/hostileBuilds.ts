@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyBuildAs, rewriteServerPages } from './buildCopy.mjs';
 import { API } from './controlPlaneApi';
+import site from '@netnet/site';
 
 // remote-title releases whose server build does something a team's code must not be able to do
 // (docs/sandbox.md), for the hostile-release specs. Each is the real build with a few lines added
@@ -42,10 +43,9 @@ export interface Targets {
 }
 
 const root = join(__dirname, '..', '..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string; ports: Record<string, number> };
 /** Where the store's files and socket live (the embedded PostgreSQL), and files of the shell's server. */
 const STORE_DIR = join(site.deployDir(), '.database');
-const SHELL_FILES = [join(root, 'scripts', 'site.cjs'), join(root, 'shell', 'dist', 'server', 'pageServer.js'), join(root, 'package.json')];
+const SHELL_FILES = [join(root, 'site', 'table.cjs'), join(root, 'shell', 'dist', 'server', 'pageServer.js'), join(root, 'package.json')];
 
 /** The store's Unix socket, as the spec finds it: the build is told where to knock. */
 function storeSocket(): string {

@@ -1,18 +1,6 @@
-// The composed site's addresses, from the same table `npm start` serves it by (scripts/site.cjs),
+// The composed site's addresses, from the same table `npm start` serves it by (@netnet/site),
 // so a port or an app changes in one place.
-
-interface SiteTable {
-  webApps: string[];
-  remotes: string[];
-  siteUrl(): string;
-  origin(app: string): string;
-  deployOrigin(): string;
-  runtimeConfig(): { catalogueUrl: string; authEmulatorUrl: string | null };
-  ports: Record<string, number>;
-}
-
-// site.cjs is CommonJS, shared with Node scripts (the lint config allows require() of a .cjs file).
-const site = require('../../scripts/site.cjs') as SiteTable;
+import site from '@netnet/site';
 
 const runtime = site.runtimeConfig();
 
@@ -33,7 +21,7 @@ export const remoteOrigins = remotes.map((remote) => site.origin(remote));
 
 /** The origin an app is served from; an app the site does not have is a mistake in the test. */
 export function originOf(app: string): string {
-  if (!site.webApps.includes(app)) throw new Error(`No app "${app}" in scripts/site.cjs (apps: ${site.webApps.join(', ')})`);
+  if (!site.webApps.includes(app)) throw new Error(`No app "${app}" in the site table (apps: ${site.webApps.join(', ')})`);
   return site.origin(app);
 }
 

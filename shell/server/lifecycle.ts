@@ -14,7 +14,7 @@ export const LIVE_PATH = '/livez';
 
 /**
  * How long a draining instance keeps idle kept-alive connections open: longer than the front
- * door keeps an idle connection to an instance (4 s, scripts/cluster/nginxConfig.mjs), so nginx
+ * door keeps an idle connection to an instance (4 s, site/cluster/nginxConfig.mjs), so nginx
  * has closed each one itself before the instance would. An instance that closed one first could
  * do it just as nginx sends a request on it: a GET would be retried elsewhere, a POST lost.
  */
@@ -150,7 +150,7 @@ export type InstanceServer = Server & { storeState?: () => unknown; releaseCode?
 /**
  * Runs one instance process: `start()` makes the server (listening, warmed), then the lifecycle
  * serves it; SIGTERM drains and exits, SIGINT stops at once. Each state is told to a supervising
- * process over IPC when there is one (scripts/cluster/instances.mjs); a container has none.
+ * process over IPC when there is one (site/cluster/instances.mjs); a container has none.
  */
 export async function runInstance({
   name,

@@ -4,7 +4,7 @@
 //  - HTML documents (the shell's pages, a remote's standalone page): a Content-Security-Policy
 //    that allows only the origins Netnet really uses, frame-ancestors 'none' and X-Frame-Options: DENY.
 //
-// The origins come from the same table the runtime documents come from (site.cjs: the catalogue,
+// The origins come from the same table the runtime documents come from (@netnet/site: the catalogue,
 // the auth service, every origin the remote map names, the published releases), so moving a
 // remote to a CDN changes /remotes.json and the policy together. No 'unsafe-eval' (the Module
 // Federation runtime loads remotes with <script src>, never eval) and no inline scripts (the

@@ -1,5 +1,5 @@
 // Where the control-plane API listens: NETNET_CONTROL_PORT, else 8070 (control-plane/bin/api.ts,
-// and `npm start` / `npm run start:cluster`, which start it). Not in scripts/site.cjs: every app's
+// and `npm start` / `npm run start:cluster`, which start it). Not in the site table: every app's
 // build reads that table, and the API's port is none of theirs.
 export const CONTROL_PORT = 8070;
 

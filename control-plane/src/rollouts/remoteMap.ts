@@ -53,7 +53,7 @@ export function remoteMapFor(
   };
   const ownBuild = (remote: string): Release => {
     const built = base[remote];
-    if (!built) throw new Error(`scripts/site.cjs gives no build of ${remote}`);
+    if (!built) throw new Error(`the site table gives no build of ${remote}`);
     return built.stable;
   };
   const remotes: Record<string, RemoteRollout> = {};

@@ -10,15 +10,12 @@
 // Who runs where is written to .cluster/state.json (pids, ports, states) for the tests and benchmarks.
 import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildIfNeeded, root } from '../build.mjs';
-import { atStop, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from '../processes.mjs';
+import site from '@netnet/site';
+import { atStop, buildIfNeeded, catalogueProgram, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from '../processes.mjs';
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
-
-const site = createRequire(import.meta.url)('../site.cjs');
 
 /** The instances' ports: NETNET_INSTANCE_PORT (default 8081) and the ones after it. */
 export function instancePorts(env = process.env) {
@@ -63,10 +60,10 @@ async function main() {
   console.log(`[cluster] ${ensureNginx()}`);
   await buildIfNeeded();
 
-  // The store before the instances, so they find it up and migrated (scripts/start.mjs does the same).
+  // The store before the instances, so they find it up and migrated (site/start.mjs does the same).
   await openSiteStore();
 
-  startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(site.ports.catalogue) });
+  startProcess('catalogue', process.execPath, [catalogueProgram()], { PORT: String(site.ports.catalogue) });
   // The control-plane API, on its own port beside the front door: teams' pipelines call it, members never do.
   const controlApi = startControlApi();
   // Awaited once the rest is up; until then a failure must not count as unhandled.

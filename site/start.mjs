@@ -5,16 +5,12 @@
 // when it is ready.
 // Ctrl-C stops everything it started.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildIfNeeded, root } from './build.mjs';
 import { isReleaseFile } from '@netnet/control-plane/releases';
-import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
-import { serveApp } from '../shell/server/httpServer.ts';
-import { serveShell } from '../shell/server/shellServer.ts';
-
-const require = createRequire(import.meta.url);
-const site = require('./site.cjs');
+import site from '@netnet/site';
+import { serveApp } from 'shell/server/httpServer.ts';
+import { serveShell } from 'shell/server/shellServer.ts';
+import { buildIfNeeded, catalogueProgram, keepServer, openSiteStore, root, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
 
 async function main() {
   const started = Date.now();
@@ -22,7 +18,7 @@ async function main() {
 
   const { ports } = site;
   await openSiteStore();
-  startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(ports.catalogue) });
+  startProcess('catalogue', process.execPath, [catalogueProgram()], { PORT: String(ports.catalogue) });
   const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
 

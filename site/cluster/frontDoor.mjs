@@ -4,9 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { root } from '../build.mjs';
+import { fileURLToPath } from 'node:url';
 import { BROTLI_STATIC_MODULE, NGINX } from './install.mjs';
 import { nginxConfig } from './nginxConfig.mjs';
+
+// The checkout whose builds nginx serves.
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Everything the cluster writes at run time: nginx's prefix, its logs, the cluster's state. */
 export const clusterDir = join(root, '.cluster');
@@ -20,7 +23,7 @@ export const nginxPrefix = join(clusterDir, 'nginx');
 export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, deployDir, limits, frontDoorSecret }) {
   if (prefix === nginxPrefix) {
     mkdirSync(clusterDir, { recursive: true });
-    writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (scripts/cluster/).\n*\n');
+    writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (site/cluster/).\n*\n');
   }
   for (const dir of ['logs', 'temp']) mkdirSync(join(prefix, dir), { recursive: true });
   const configFile = join(prefix, 'nginx.conf');

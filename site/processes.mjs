@@ -1,13 +1,36 @@
-// Child processes of `npm start` and `npm run dev`: prefixed output, readiness checks, and one
-// Ctrl-C that stops them all.
+// Child processes of `npm start`, `npm run start:cluster` and `npm run dev`: prefixed output,
+// readiness checks, and one Ctrl-C that stops them all.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { controlPort } from '@netnet/control-plane/api-port';
 import { openDatabase } from '@netnet/control-plane/store';
 import { registerPublished } from '@netnet/control-plane/releases';
-import { root } from './build.mjs';
+import site from '@netnet/site';
+
+/** The checkout the site runs from: every app's build is served from its folder in it. */
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The programs started here are found through their packages, not by a path into the checkout.
+const require = createRequire(import.meta.url);
+const packageDir = (name) => dirname(require.resolve(`${name}/package.json`));
+
+/** The catalogue service as built (catalogue/webpack.config.js). */
+export const catalogueProgram = () => join(packageDir('@netnet/catalogue'), 'dist', 'main.js');
+
+/**
+ * Builds the apps that are out of date (scripts/build.mjs, the repository's build tool), in a
+ * process of its own as `npm run build` runs it; rejects when a build fails.
+ */
+export function buildIfNeeded() {
+  return new Promise((resolve, reject) => {
+    const build = spawn(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+    build.on('error', reject);
+    build.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the build failed (${signal ?? `exit ${code}`})`))));
+  });
+}
 
 const children = [];
 const servers = [];
@@ -55,7 +78,6 @@ export function atStop(task) {
  * role would (docs/deploy.md, "Roles"); each server then opens the store as its own role.
  */
 export async function openSiteStore() {
-  const site = createRequire(import.meta.url)('./site.cjs');
   const database = await openDatabase({ role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
   if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
   try {
@@ -73,7 +95,7 @@ export async function openSiteStore() {
  */
 export async function startControlApi() {
   const port = controlPort();
-  startProcess('api', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/api.ts')], { NETNET_CONTROL_PORT: String(port) });
+  startProcess('api', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'api.ts')], { NETNET_CONTROL_PORT: String(port) });
   // Its description is the one answer without a token.
   await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
   return `http://127.0.0.1:${port}`;
@@ -87,7 +109,7 @@ export async function startControlApi() {
  */
 export function startGuardProcess() {
   if (process.env.NETNET_GUARD === 'off') return null;
-  return startProcess('guard', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/rollout.ts'), 'guard']);
+  return startProcess('guard', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'rollout.ts'), 'guard']);
 }
 
 export function keepServer(server) {
