@@ -183,8 +183,8 @@ function createConfig({ dir, runtimePlugins = [] }) {
         // Dev mode reads the same runtime documents as production, pointing at the dev servers.
         setupMiddlewares(middlewares) {
           middlewares.unshift(
-            { name: 'config', path: '/config.json', middleware: json(() => site.runtimeConfig()) },
-            { name: 'remotes', path: '/remotes.json', middleware: json(() => site.remoteMap()) },
+            { name: 'config', path: '/config.json', middleware: json(() => site.runtimeConfig(site.readSite())) },
+            { name: 'remotes', path: '/remotes.json', middleware: json(() => site.remoteMap(site.readSite())) },
           );
           return middlewares;
         },

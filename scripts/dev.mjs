@@ -10,7 +10,7 @@ async function main() {
   startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], {
     PORT: String(site.ports.catalogue),
   });
-  if (site.runtimeConfig().authEmulatorUrl !== null) startAuthEmulator();
+  if (site.runtimeConfig(site.readSite()).authEmulatorUrl !== null) startAuthEmulator();
   for (const app of ['shell', ...site.remotes]) {
     startProcess(app, 'npm', ['run', 'dev', '--silent', '-w', app]);
   }

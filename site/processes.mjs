@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { controlPort } from '@netnet/control-plane/api-port';
 import { openDatabase } from '@netnet/control-plane/store';
 import { registerPublished } from '@netnet/control-plane/releases';
 import site from '@netnet/site';
@@ -76,13 +75,15 @@ export function atStop(task) {
  * database is stopped when everything stops, only by whoever started it. Releases published into
  * the deploy folder before the store knew them (an older checkout) are registered, as the CLI's
  * role would (docs/deploy.md, "Roles"); each server then opens the store as its own role.
+ * `config`: the start program's (./config.ts).
  */
-export async function openSiteStore() {
-  const database = await openDatabase({ role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
+export async function openSiteStore(config) {
+  const database = await openDatabase({ store: config, role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
   if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
   try {
-    const imported = await registerPublished(database.pool, site.remotes);
-    if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+    // originFolder.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
+    const imported = await registerPublished(database.pool, site.remotes, { NETNET_DEPLOY_DIR: config.deployDir });
+    if (imported) console.log(`[store] registered ${imported} release(s) found in ${config.deployDir}`);
   } finally {
     await database.close();
   }
@@ -93,8 +94,8 @@ export async function openSiteStore() {
  * store openSiteStore() opened; resolves with its URL once it answers. Every call to it needs a
  * token (npm run tokens -- create; docs/pipelines.md).
  */
-export async function startControlApi() {
-  const port = controlPort();
+export async function startControlApi(config) {
+  const port = config.controlPort;
   startProcess('api', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'api.ts')], { NETNET_CONTROL_PORT: String(port) });
   // Its description is the one answer without a token.
   await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
@@ -107,8 +108,8 @@ export async function startControlApi() {
  * and acting while it holds the environment's lease. NETNET_GUARD=off: none (a deployment job runs
  * `npm run rollout -- guard` elsewhere). Returns its child process, or null.
  */
-export function startGuardProcess() {
-  if (process.env.NETNET_GUARD === 'off') return null;
+export function startGuardProcess(config) {
+  if (config.guard === 'off') return null;
   return startProcess('guard', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'rollout.ts'), 'guard']);
 }
 

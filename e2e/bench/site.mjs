@@ -9,7 +9,7 @@ import { withTsx } from '../../site/tsx.mjs';
 
 /** The site table (ports, origins, runtime documents) `npm start` serves by. */
 export const site = createRequire(import.meta.url)('@netnet/site');
-export const SITE = site.siteUrl();
+export const SITE = site.readSite().shellUrl;
 const READY_URL = `${SITE}/config.json`;
 const READY_LINE = /Netnet is ready on/;
 

@@ -85,7 +85,10 @@ before(async () => {
     prefix: join(dir, 'nginx'),
     siteRoot: dir,
     ports,
+    host: '127.0.0.1',
     deployDir: join(dir, 'deploy'),
+    // The origins of the site table, as nothing overrides them here.
+    siteSettings: site.readSite({}),
     // Low enough for the test to reach with a handful of requests.
     limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT, ticketsPerSecond: 5, ticketsBurst: TICKETS_BURST },
     frontDoorSecret: FRONT_DOOR_SECRET,

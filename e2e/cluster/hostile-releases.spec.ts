@@ -98,7 +98,7 @@ for (const [index, hostile] of CANARIES.entries()) {
       expect(clusterState().rollingRestarts).toBe(state.rollingRestarts);
     } finally {
       rmSync(staging, { recursive: true, force: true });
-      for (const version of [stable, canary]) rmSync(join(site.deployDir(), 'remote-title', version), { recursive: true, force: true });
+      for (const version of [stable, canary]) rmSync(join(site.readSite().deployDir, 'remote-title', version), { recursive: true, force: true });
       await putBack(before);
       await forgetReleases('remote-title', [stable, canary]);
       await forgetToken(tokenName);

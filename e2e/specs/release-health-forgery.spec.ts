@@ -30,7 +30,7 @@ const STABLE = `5.0.0-e2e.${run}`;
 const BROKEN = `5.1.0-e2e.${run}`;
 const HEALTHY = `5.2.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-forgery-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const FORGER_NETWORK = 66;
 /** The sessions of one release a client network may have counted in an hour (docs/release-health.md). */

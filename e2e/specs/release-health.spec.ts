@@ -28,7 +28,7 @@ const STABLE = `4.0.0-e2e.${run}`;
 const BROKEN = `4.1.0-e2e.${run}`;
 const HEALTHY = `4.2.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-health-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const VISITORS_MEETING_THE_CANARY = 30;
 /** Past the guard's floor of 20 canary sessions, under which it decides nothing (docs/release-health.md). */

@@ -28,7 +28,7 @@ const run = Date.now().toString(36);
 const STABLE = `2.0.0-e2e.${run}`;
 const CANARY = `2.1.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 
 const test = testWithShell(ENVIRONMENT);
 test.describe.configure({ mode: 'serial' });

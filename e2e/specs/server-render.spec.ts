@@ -333,7 +333,7 @@ withShell.describe('server fallbacks', () => {
   });
 
   withShell.afterAll(async () => {
-    const deployDir = site.deployDir();
+    const deployDir = site.readSite().deployDir;
     for (const version of [STABLE, CANARY, BARE]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
     await forgetEnvironment(ENVIRONMENT);
     await forgetReleases(REMOTE, [STABLE, CANARY, BARE]);

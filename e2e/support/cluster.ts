@@ -165,7 +165,7 @@ export async function postReports(origin: string, reports: object[]): Promise<nu
  */
 export async function publishCopies(remote: string, releases: { version: string; without?: string }[]): Promise<() => Promise<void>> {
   const staging = mkdtempSync(join(tmpdir(), 'netnet-cluster-'));
-  const deployDir = site.deployDir();
+  const deployDir = site.readSite().deployDir;
   const remove = async () => {
     for (const { version } of releases) rmSync(join(deployDir, remote, version), { recursive: true, force: true });
     await forgetReleases(remote, releases.map(({ version }) => version));

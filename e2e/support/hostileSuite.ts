@@ -18,8 +18,7 @@ import site from '@netnet/site';
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
 const REMOTE = 'remote-title';
-const deployDir = site.deployDir();
-const deployOrigin = site.deployOrigin();
+const { deployDir, deployUrl: deployOrigin } = site.readSite();
 const MEMBER = 'Cookie: netnet-device=hostile-device; netnet-member=hostile-member';
 /** A page must answer within this even while its area's release is stuck (budget + deadline + a busy machine). */
 export const PAGE_BUDGET_MS = 3_000;

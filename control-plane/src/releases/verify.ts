@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import { DeployError, messageOf } from '../errors.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 
 /** What an upload is answered when it is refused (the API sends it as the HTTP status). */
 export type RefusalStatus = 400 | 409 | 413 | 415 | 422;
