@@ -19,9 +19,12 @@ const packageJson = (dir) => JSON.parse(readFileSync(join(root, dir, 'package.js
 // The workspaces come from the root package.json and the remotes from the site table, so a new
 // app is guarded the moment it is added there.
 const workspaces = packageJson('.').workspaces;
-const { remotes, apps: siteTable } = require('./scripts/site.cjs');
+const { remotes, apps: siteTable } = require('@netnet/site');
+// The site's own workspace (`site/`: the table every build, server and tool reads, and the programs
+// that start the site) is no app of it; nothing is kept from importing the table.
+const SITE = 'site';
 // Libraries (`shared`, `rollout`) are imported by apps and import none.
-const apps = workspaces.filter((workspace) => siteTable[workspace]?.kind !== 'library');
+const apps = workspaces.filter((workspace) => siteTable[workspace]?.kind !== 'library' && workspace !== SITE);
 const packageName = Object.fromEntries(workspaces.map((workspace) => [workspace, packageJson(workspace).name]));
 
 // What `@netnet/shared` lets other packages import: the files its `exports` name, nothing deeper.
@@ -240,9 +243,9 @@ export default tseslint.config(
     // A .cjs file has no ES module types to import; require() with a cast is how TS reads it.
     rules: { '@typescript-eslint/no-require-imports': ['error', { allow: ['\\.cjs$'] }] },
   },
-  // Node code: the catalogue service, the control plane, the scripts, the e2e tests and their tooling.
+  // Node code: the catalogue service, the control plane, the site's table and start programs, the scripts, the e2e tests and their tooling.
   {
-    files: ['scripts/**', 'server-kit/**', 'render-sandbox/**', 'shell/server/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
+    files: ['scripts/**', 'site/**', 'server-kit/**', 'render-sandbox/**', 'shell/server/**', 'catalogue/**', 'control-plane/**', 'e2e/**', '*.{js,mjs,cjs,ts}', '*/*.config.{js,ts}'],
     languageOptions: { globals: globals.node },
   },
   // A runtime plugin webpack compiles into every remote's server build: it sets webpack's own

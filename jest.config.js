@@ -1,7 +1,7 @@
-// Runs every workspace's unit tests in one Jest process; the workspaces come from scripts/site.cjs.
+// Runs every workspace's unit tests in one Jest process; the workspaces come from the site table (@netnet/site).
 // An ES-module workspace ("type": "module") names its config jest.config.cjs.
 const { existsSync } = require('node:fs');
-const { testedApps } = require('./scripts/site.cjs');
+const { testedApps } = require('@netnet/site');
 
 const configOf = (dir) => (existsSync(`${__dirname}/${dir}/jest.config.cjs`) ? `<rootDir>/${dir}/jest.config.cjs` : `<rootDir>/${dir}/jest.config.js`);
 

@@ -7,7 +7,7 @@ const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const sharedPackage = require('./shared/package.json');
-const site = require('./scripts/site.cjs');
+const site = require('@netnet/site');
 const { PreloadStartupChunksPlugin } = require('./scripts/webpack/preloadStartupChunks.js');
 const { ChunkIntegrityPlugin } = require('./scripts/webpack/chunkIntegrity.js');
 const { StableFederationEntryIdPlugin } = require('./scripts/webpack/stableFederationEntryId.js');
@@ -183,8 +183,8 @@ function createConfig({ dir, runtimePlugins = [] }) {
         // Dev mode reads the same runtime documents as production, pointing at the dev servers.
         setupMiddlewares(middlewares) {
           middlewares.unshift(
-            { name: 'config', path: '/config.json', middleware: json(() => site.runtimeConfig()) },
-            { name: 'remotes', path: '/remotes.json', middleware: json(() => site.remoteMap()) },
+            { name: 'config', path: '/config.json', middleware: json(() => site.runtimeConfig(site.readSite())) },
+            { name: 'remotes', path: '/remotes.json', middleware: json(() => site.remoteMap(site.readSite())) },
           );
           return middlewares;
         },

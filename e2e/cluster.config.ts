@@ -21,7 +21,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: 'node --import tsx ../scripts/cluster/start.mjs',
+    command: 'node --import tsx ../site/cluster/start.mjs',
     url: `${siteUrl}/config.json`,
     // A site already on :8080 may be `npm start`, not the cluster: never measure that.
     reuseExistingServer: false,

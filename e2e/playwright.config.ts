@@ -33,7 +33,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: 'node --import tsx ../scripts/start.mjs',
+    command: 'node --import tsx ../site/start.mjs',
     url: `${siteUrl}/config.json`,
     reuseExistingServer: !process.env.CI,
     timeout: 600_000,

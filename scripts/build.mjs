@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-const site = createRequire(import.meta.url)('./site.cjs');
+const site = createRequire(import.meta.url)('@netnet/site');
 const STAMP = '.built';
 
 // What every build reads besides the app's own files: the installed toolchain (lockfile), the
 // compiler settings and the site table (ports, federation names).
-const TOOLCHAIN = ['package-lock.json', 'tsconfig.json', 'scripts/site.cjs'];
+const TOOLCHAIN = ['package-lock.json', 'tsconfig.json', 'site/table.cjs'];
 // What every webpack build reads besides: the shared contract, the one webpack config and its
 // plugins, Babel and the browser targets.
 const WEB_TOOLCHAIN = ['shared/src', 'shared/package.json', 'webpack.shared.js', 'scripts/webpack', 'babel.config.js', '.browserslistrc'];

@@ -18,7 +18,7 @@ const files = [
   '.browserslistrc',
   'babel.config.js',
   'webpack.shared.js',
-  'scripts/site.cjs',
+  'site/table.cjs',
   'scripts/webpack/somePlugin.js',
   'shared/package.json',
   'shared/src/index.ts',
@@ -70,7 +70,7 @@ for (const file of [
   'scripts/webpack/somePlugin.js',
   'webpack.shared.js',
   'babel.config.js',
-  'scripts/site.cjs',
+  'site/table.cjs',
   'shared/src/index.ts',
   'shell/src/App.tsx',
 ]) {

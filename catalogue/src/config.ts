@@ -1,6 +1,7 @@
 // Every environment variable the catalogue reads, with its schema, default and meaning (the table
-// in catalogue/README.md); main.ts reads them once at start-up, and a wrong value stops it.
-import { CONNECTION_LIMITS, variable, wholeNumber } from '@netnet/server-kit';
+// in catalogue/README.md); main.ts reads them once at start-up, and a wrong value stops it. Those
+// every server reads alike are defined once, in @netnet/server-kit, and composed here.
+import { CONNECTION_VARIABLES, LISTEN_VARIABLES, LOG_VARIABLES, PROXY_VARIABLES, variable, wholeNumber } from '@netnet/server-kit';
 import { z } from 'zod';
 import { parseList } from './cors';
 import { MAX_SIZE } from './data/generate';
@@ -14,7 +15,7 @@ const url = z.url().optional();
 export const CONFIG = {
   port: variable('PORT', wholeNumber().optional(), 'port to listen on (0 picks a free one); wins over NETNET_CATALOGUE_PORT'),
   cataloguePort: variable('NETNET_CATALOGUE_PORT', wholeNumber().default(7070), 'port to listen on when PORT is unset'),
-  host: variable('HOST', z.string().default('127.0.0.1'), 'address to bind: 127.0.0.1 is this machine only, 0.0.0.0 every interface'),
+  ...LISTEN_VARIABLES,
   size: variable('CATALOGUE_SIZE', wholeNumber(1).refine((n) => n <= MAX_SIZE, `must be at most ${MAX_SIZE}`).default(DEFAULT_SIZE), 'generated titles'),
   seed: variable('CATALOGUE_SEED', wholeNumber().default(DEFAULT_SEED), 'same seed, same catalogue'),
   today: variable('CATALOGUE_TODAY', z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'not YYYY-MM-DD').optional(), 'decides what movie/upcoming lists (the real today when unset)'),
@@ -26,12 +27,7 @@ export const CONFIG = {
   allowedOrigins: variable('NETNET_ALLOWED_ORIGINS', list, 'comma-separated CORS allow-list (* for any; any localhost origin when unset)'),
   clientBurst: variable('TMDB_CLIENT_BURST', wholeNumber(1).default(DEFAULT_CLIENT_RATE_LIMIT.burst), 'proxy mode: upstream fetches one client may start at once'),
   clientPerSecond: variable('TMDB_CLIENT_PER_SECOND', wholeNumber(1).default(DEFAULT_CLIENT_RATE_LIMIT.perSecond), 'proxy mode: upstream fetches one client regains each second'),
-  connectionsPerClient: variable(
-    'NETNET_CONNECTIONS_PER_CLIENT',
-    wholeNumber(1).default(CONNECTION_LIMITS.connectionsPerClient),
-    'open connections one client address (an IPv6 /64) may hold',
-  ),
-  trustedProxies: variable('NETNET_TRUSTED_PROXIES', text, 'front doors (addresses, CIDR ranges or loopback) exempt from the per-client limits, which name the client in X-Real-IP'),
-  trustedProxySecret: variable('NETNET_TRUSTED_PROXY_SECRET', text, 'when set, a trusted proxy names the client only on a request carrying it'),
-  logLevel: variable('NETNET_LOG_LEVEL', z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'), 'the least severe log lines written'),
+  ...CONNECTION_VARIABLES,
+  ...PROXY_VARIABLES,
+  ...LOG_VARIABLES,
 };

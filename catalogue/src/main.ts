@@ -1,20 +1,20 @@
 // Entry point: reads the environment once (./config.ts), starts the service, logs one ready line,
 // stops cleanly.
-import { createLogger, parseTrustedProxies, readConfig, type Logger } from '@netnet/server-kit';
+import { ConfigError, createLogger, parseTrustedProxies, readConfig, type Logger } from '@netnet/server-kit';
 import { CONFIG } from './config';
 import { createCatalogueServer } from './server';
 
-/** Stops the process with a line that says why. */
-function cannotStart(logger: Logger, why: string): never {
+/** Stops the process with a line that says why: exit code 2 for a wrong environment, as the site's other processes. */
+function cannotStart(logger: Logger, why: string, code = 1): never {
   logger.fatal(`catalogue could not start: ${why}`);
-  process.exit(1);
+  process.exit(code);
 }
 
 async function main(): Promise<void> {
   const logger = createLogger('catalogue');
   let server;
   try {
-    const config = readConfig(CONFIG);
+    const config = readConfig(CONFIG, process.env);
     logger.level = config.logLevel;
     server = {
       config,
@@ -36,13 +36,13 @@ async function main(): Promise<void> {
     };
   } catch (error) {
     // A ConfigError names every wrong variable; the generator names a bad size or day.
-    cannotStart(logger, error instanceof Error ? error.message : String(error));
+    cannotStart(logger, error instanceof Error ? error.message : String(error), error instanceof ConfigError ? 2 : 1);
   }
   const { config, app, catalogueInfo: info } = server;
   const port = config.port ?? config.cataloguePort;
 
   try {
-    // Loopback unless HOST says otherwise, like the site's other servers (scripts/serve.mjs).
+    // Loopback unless HOST says otherwise, like the site's other servers.
     await app.listen({ port, host: config.host });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;

@@ -5,8 +5,11 @@
 //   list [--env production]                      the environment's tokens of the last week
 //   revoke <id>                                  its next page load pins nothing
 // Making one needs NETNET_QA_SECRET, the secret the servers that build /remotes.json check tokens with.
+// What it reads from its environment: QA_TOKEN_VARIABLES (../src/config.ts).
 import { parseArgs } from 'node:util';
+import { readConfig } from '@netnet/server-kit';
 import { cliActor, runCli } from '../src/cli/run.ts';
+import { QA_TOKEN_VARIABLES } from '../src/config.ts';
 import { MAX_TOKEN_HOURS, newQaTokenId, signQaToken } from '../src/rollouts/qaToken.ts';
 import { DeployError } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
@@ -25,7 +28,8 @@ async function main() {
   const { values, positionals } = parseArgs({ options: { for: { type: 'string' }, env: { type: 'string' }, hours: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true });
   const [command, id, ...rest] = positionals;
   if (values.help) return console.log(USAGE);
-  const environment = environmentName(process.env, values.env);
+  const config = readConfig(QA_TOKEN_VARIABLES, process.env);
+  const environment = environmentName(values.env ?? config.environment);
   const actor = cliActor();
   if (command === undefined) {
     const madeFor = values.for?.trim();
@@ -33,11 +37,11 @@ async function main() {
     const hoursText = values.hours ?? '8';
     const hours = /^\d+(\.\d+)?$/.test(hoursText) ? Number(hoursText) : NaN;
     if (!(hours > 0 && hours <= MAX_TOKEN_HOURS)) throw new DeployError(`--hours must be a number above 0 and at most ${MAX_TOKEN_HOURS}.`);
-    if (!process.env.NETNET_QA_SECRET) throw new DeployError('NETNET_QA_SECRET is not set: it is the secret the map server checks tokens with.');
+    if (!config.qaSecret) throw new DeployError('NETNET_QA_SECRET is not set: it is the secret the map server checks tokens with.');
     const expires = new Date(Math.floor(Date.now() / 1000 + hours * 3600) * 1000);
     const tokenId = newQaTokenId();
-    const token = signQaToken({ secret: process.env.NETNET_QA_SECRET, environment, id: tokenId, expires });
-    const db = await openDatabase({ max: 1, role: 'cli', actor });
+    const token = signQaToken({ secret: config.qaSecret, environment, id: tokenId, expires });
+    const db = await openDatabase({ store: config, max: 1, role: 'cli', actor });
     try {
       await recordQaToken(db.pool, { id: tokenId, environment, madeFor, createdBy: actor, expiresAt: expires });
     } finally {
@@ -49,7 +53,7 @@ async function main() {
   }
   if (values.for !== undefined || values.hours !== undefined) throw new DeployError(`--for and --hours make a token; they go with no command.\n${USAGE}`);
   if (rest.length || !['list', 'revoke'].includes(command) || (command === 'revoke') !== (id !== undefined)) throw new DeployError(USAGE);
-  const db = await openDatabase({ max: 1, role: 'cli', actor });
+  const db = await openDatabase({ store: config, max: 1, role: 'cli', actor });
   try {
     if (command === 'revoke') {
       if (!(await revokeQaToken(db.pool, id ?? ''))) throw new DeployError(`No standing QA token ${id}: it does not exist or was revoked already.`);

@@ -2,7 +2,8 @@
 // builds that one remote alone and publishes it as the immutable release deploy/<remote>/<version>/.
 // Nothing else is built or touched; rolling it out is a separate step (control-plane/bin/rollout.ts).
 // With NETNET_CONTROL_URL and NETNET_TOKEN set, the build is uploaded to the control-plane API as one
-// archive instead, which verifies and publishes it (docs/pipelines.md).
+// archive instead, which verifies and publishes it (docs/pipelines.md). What it reads from its
+// environment: RELEASE_VARIABLES (../src/config.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readConfig } from '@netnet/server-kit';
 import { apiTarget, callApi, type ApiTarget } from '../src/api/client.ts';
 import { packDirectory } from '../src/api/packArchive.ts';
 import { cliActor, runCli } from '../src/cli/run.ts';
 import { copyBuild } from '../src/releases/copyBuild.ts';
+import { RELEASE_VARIABLES } from '../src/config.ts';
 import { entryIntegrity, writeIntegrity } from '../src/releases/integrity.ts';
-import { deployDir, releaseDir } from '../src/releases/originFolder.ts';
 import { DeployError } from '../src/errors.ts';
 import { assertRemote, assertVersion } from '../src/names.ts';
 import { checkCompressedCopies, checkManifest } from '../src/releases/verify.ts';
@@ -87,16 +89,17 @@ async function main() {
     if (!values.help) process.exitCode = 1;
     return;
   }
+  const config = readConfig(RELEASE_VARIABLES, process.env);
+  // With NETNET_CONTROL_URL and NETNET_TOKEN: built here, published by the API, which verifies it.
+  const api = apiTarget(config);
   const remote = assertRemote(positionals[0]);
   const version = assertVersion(values.version ?? (require(`../../${remote}/package.json`) as { version: string }).version);
-  // With NETNET_CONTROL_URL and NETNET_TOKEN: built here, published by the API, which verifies it.
-  const api = apiTarget();
   if (api) return publishThroughApi(api, remote, version, values.from);
-  const target = releaseDir(remote, version);
-  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
+  const target = join(config.deployDir, remote, version);
+  const db = await openDatabase({ store: config, max: 1, role: 'cli', actor: cliActor() });
   // Built in the working folder, checked, then published into the store (its row and its files in
   // one transaction) and kept there as this machine's working copy.
-  const staging = join(deployDir(), remote, `.staging-${version}-${process.pid}`);
+  const staging = join(config.deployDir, remote, `.staging-${version}-${process.pid}`);
   try {
     if ((await storedFileHashes(db.pool, remote, version)).size > 0) {
       throw new DeployError(`${remote} ${version} is already published. Releases are immutable: publish a new version with --version.`);

@@ -5,11 +5,15 @@
 // one lands, the other is refused); every instance of the site has it within a second.
 // `status` and `guard` read the environment's release health (README.md, "Reading release health").
 // With NETNET_CONTROL_URL and NETNET_TOKEN set, every command but `guard` goes through the
-// control-plane API instead (docs/pipelines.md).
+// control-plane API instead (docs/pipelines.md). What it reads from its environment: ROLLOUT_VARIABLES,
+// and for `guard`, a process of its own, GUARD_VARIABLES (../src/config.ts).
 import { parseArgs } from 'node:util';
+import { readConfig } from '@netnet/server-kit';
+import site from '@netnet/site';
 import { apiTarget } from '../src/api/client.ts';
 import { rolloutThroughApi } from '../src/api/rolloutClient.ts';
 import { cliActor, runCli } from '../src/cli/run.ts';
+import { GUARD_VARIABLES, ROLLOUT_VARIABLES, type RolloutConfig } from '../src/config.ts';
 import { OVERRIDE_FLAG } from '../src/releases/compatibilityGate.ts';
 import { guardCommand, guardOptions } from '../src/guard/command.ts';
 import { healthReport } from '../src/guard/status.ts';
@@ -18,7 +22,6 @@ import { parsePercent } from '../src/rollouts/commands.ts';
 import { changeRollout, isRolloutCommand } from '../src/rollouts/change.ts';
 import { applyPrune, describePlan, planPrune, RETENTION_DAYS } from '../src/releases/prune.ts';
 import { DeployError } from '../src/errors.ts';
-import { site } from '../src/site.ts';
 import { openDatabase, type Store } from '../src/store/database.ts';
 import { listReleases, type Releases } from '../src/store/releases.ts';
 import { auditTrail, environmentName, readRollout, type Rollout } from '../src/store/rollouts.ts';
@@ -55,12 +58,12 @@ const FLAGS: Record<string, string[]> = {
   prune: ['apply'],
 };
 
-function describe(rollout: Rollout | null, remote: string, releases: Releases) {
+function describe(config: RolloutConfig, rollout: Rollout | null, remote: string, releases: Releases) {
   const plan = rollout?.remotes[remote];
   const published = (releases.get(remote) ?? []).map((release) => release.version);
   const parts = plan
     ? [`stable ${plan.stable}`, plan.canary && `canary ${plan.canary.version} at ${plan.canary.percent}%`]
-    : [`own build (${site.remoteMap().remotes[remote]?.stable.entry})`];
+    : [`own build (${site.remoteMap(config).remotes[remote]?.stable.entry})`];
   if (plan?.history?.length) parts.push(`history ${plan.history.join(', ')}`);
   parts.push(published.length ? `published ${published.join(', ')}` : 'nothing published');
   return `${remote.padEnd(14)} ${parts.filter(Boolean).join(' · ')}`;
@@ -96,17 +99,19 @@ async function main() {
   if (!Object.hasOwn(FLAGS, command)) throw new DeployError(`Unknown command "${command}".\n${USAGE}`);
   const stray = Object.keys(values).find((flag) => !['env', 'help', ...(FLAGS[command] ?? [])].includes(flag));
   if (stray) throw new DeployError(`--${stray} is not an option of "${command}" (npm run rollout -- --help lists each command's).`);
-  const environment = environmentName(process.env, values.env);
+  if (command === 'guard') return guard(values);
+  const config = readConfig(ROLLOUT_VARIABLES, process.env);
+  const environment = environmentName(values.env ?? config.environment);
   // With NETNET_CONTROL_URL and NETNET_TOKEN, the API makes the change under the token's scope.
-  const target = apiTarget();
+  const target = apiTarget(config);
   if (target) {
     const { percent, json = false } = values;
     return rolloutThroughApi({ target, command, remote, version, percent, json, skipGate: values[SKIP] === true, environment });
   }
 
-  const store = await openDatabase({ max: 2, role: 'cli', actor: actor() });
+  const store = await openDatabase({ store: config, max: 2, role: 'cli', actor: actor() });
   try {
-    await run({ db: store.pool, command, remote, version, values, environment });
+    await run({ db: store.pool, config, command, remote, version, values, environment });
   } finally {
     await store.close();
   }
@@ -114,8 +119,24 @@ async function main() {
 
 type Values = ReturnType<typeof parseFlags>['values'];
 
+/** The guard: a process of its own (npm start runs one per environment), with its own config. */
+async function guard(values: Values) {
+  const config = readConfig(GUARD_VARIABLES, process.env);
+  if (apiTarget(config)) throw new DeployError('the guard runs beside the store (npm start runs one per environment), not through the API: unset NETNET_CONTROL_URL to run it here.');
+  const environment = environmentName(values.env ?? config.environment);
+  // Checked before the first pass: a deployment job with a typo fails at once, not later.
+  const options = guardOptions(values);
+  const store = await openDatabase({ store: config, max: 2, role: 'cli', actor: actor() });
+  try {
+    await guardCommand({ db: store.pool, environment, options, minFailingNetworks: config.minFailingNetworks });
+  } finally {
+    await store.close();
+  }
+}
+
 async function run({
   db,
+  config,
   command,
   remote,
   version,
@@ -123,6 +144,7 @@ async function run({
   environment,
 }: {
   db: Store;
+  config: RolloutConfig;
   command: string;
   remote: string | undefined;
   version: string | undefined;
@@ -131,14 +153,14 @@ async function run({
 }) {
   if (command === 'status') {
     const [{ version: mapVersion, rollout: current }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
-    if (values.json) return console.log(JSON.stringify(remoteMapFor(environment, { rollout: current, releases }), null, 2));
-    const health = await healthReport({ db, environment, rollout: current, remotes: site.remotes });
+    if (values.json) return console.log(JSON.stringify(remoteMapFor(environment, { rollout: current, releases }, config), null, 2));
+    const health = await healthReport({ db, environment, rollout: current, remotes: site.remotes, minFailingNetworks: config.minFailingNetworks });
     console.log(`environment ${environment} (${current ? `map version ${mapVersion}` : 'nothing rolled out yet'})`);
     for (const line of [...health.header, '']) console.log(line);
     for (const name of site.remotes) {
       const details = health.byRemote.get(name) ?? [];
       // A blank line after a remote's details keeps the next remote's line from reading as one of them.
-      for (const line of [describe(current, name, releases), ...details, ...(details.length ? [''] : [])]) console.log(line);
+      for (const line of [describe(config, current, name, releases), ...details, ...(details.length ? [''] : [])]) console.log(line);
     }
     const trail = await auditTrail(db, environment, 5);
     if (trail.length) {
@@ -151,16 +173,12 @@ async function run({
   }
   if (command === 'prune') {
     // Releases are shared by every environment (one origin, one store): every map counts, --env or not.
-    const plan = values.apply ? await applyPrune(db) : await planPrune(db);
+    // prune.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
+    const origin = { NETNET_DEPLOY_DIR: config.deployDir };
+    const plan = values.apply ? await applyPrune(db, { env: origin }) : await planPrune(db, { env: origin });
     for (const line of describePlan(plan, { applied: values.apply === true })) console.log(line);
     return;
   }
-  if (command === 'guard') {
-    // Checked before the first pass: a deployment job with a typo fails at once, not later.
-    const options = guardOptions(values);
-    return guardCommand({ db, environment, options });
-  }
-
   if (!isRolloutCommand(command)) throw new DeployError(`Unknown command "${command}".`);
   // The commands that name a remote check it (assertRemote) before anything else reads it.
   const target = remote ?? '';
@@ -170,10 +188,10 @@ async function run({
     db,
     environment,
     { command, remote: target, version, percent, skipGate: values[SKIP] === true },
-    { actor: actor(), warn: (line) => console.error(line) },
+    { actor: actor(), warn: (line) => console.error(line), gate: config },
   );
   const next = written.rollout;
-  console.log(`${environment}: ${describe(next, target, await listReleases(db))}`);
+  console.log(`${environment}: ${describe(config, next, target, await listReleases(db))}`);
   console.log(`map version ${written.version}; every instance of the site serves it within a second.`);
 }
 

@@ -6,11 +6,13 @@
 //   link <name>
 //   list
 //   revoke <name>
+// What it reads from its environment: TOKENS_VARIABLES (../src/config.ts).
 import { parseArgs } from 'node:util';
+import { readConfig } from '@netnet/server-kit';
 import { consoleUrl, createSignInLink, LINK_HOURS } from '../src/api/console/sessions.ts';
-import { controlPort } from '../src/api/port.ts';
 import { ACTIONS, createToken, listTokens, parseList, revokeToken } from '../src/api/tokens.ts';
 import { cliActor, runCli } from '../src/cli/run.ts';
+import { TOKENS_VARIABLES } from '../src/config.ts';
 import { DeployError } from '../src/errors.ts';
 import { openDatabase } from '../src/store/database.ts';
 
@@ -41,7 +43,10 @@ async function main() {
     throw new DeployError(`--remotes, --environments, --actions and --person are options of "create" only.`);
   }
   if (rest.length || (command === 'list' ? name !== undefined : name === undefined)) throw new DeployError(USAGE);
-  const db = await openDatabase({ max: 1, role: 'cli', actor: cliActor() });
+  const config = readConfig(TOKENS_VARIABLES, process.env);
+  // Where the sign-in links it prints point.
+  const base = consoleUrl(config.controlPort, config.consoleUrl);
+  const db = await openDatabase({ store: config, max: 1, role: 'cli', actor: cliActor() });
   try {
     if (command === 'create') {
       const scope = {
@@ -52,13 +57,13 @@ async function main() {
       const person = values.person === true;
       const token = await createToken(db.pool, name ?? '', scope, cliActor(), { person });
       console.error(`${person ? 'person' : 'token'} "${name}": remotes ${scope.remotes.join(',')} · environments ${scope.environments.join(',')} · actions ${scope.actions.join(',')}`);
-      if (person) await printLink(db.pool, name ?? '');
+      if (person) await printLink(db.pool, name ?? '', base);
       else {
         console.error('shown once, never stored: keep it in your pipeline\'s secrets as NETNET_TOKEN.');
         console.log(token);
       }
     } else if (command === 'link') {
-      await printLink(db.pool, name ?? '');
+      await printLink(db.pool, name ?? '', base);
     } else if (command === 'revoke') {
       await revokeToken(db.pool, name ?? '');
       console.log(`revoked "${name}": its next call gets 401.`);
@@ -78,10 +83,10 @@ async function main() {
 }
 
 /** A one-time sign-in link for a person's token, on stdout (the hint on stderr). */
-async function printLink(db: Parameters<typeof createSignInLink>[0], name: string) {
+async function printLink(db: Parameters<typeof createSignInLink>[0], name: string, base: string) {
   let link: string;
   try {
-    link = await createSignInLink(db, name, consoleUrl(controlPort()));
+    link = await createSignInLink(db, name, base);
   } catch (error) {
     throw new DeployError(error instanceof Error ? error.message : String(error));
   }

@@ -3,7 +3,7 @@
 import { isVersion } from '@netnet/rollout';
 import semver from 'semver';
 import { DeployError } from './errors.ts';
-import { site } from './site.ts';
+import site from '@netnet/site';
 
 export function assertRemote(remote: string | undefined): string {
   if (remote === undefined || !site.remotes.includes(remote)) {

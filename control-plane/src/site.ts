@@ -1,21 +1,17 @@
-// The site table (scripts/site.cjs, CommonJS, shared with the Node scripts) as the control plane
-// reads it: the remotes, where releases live and are served from, each remote's own build.
-import { createRequire } from 'node:module';
+// The site table (@netnet/site) for the three modules that still take the process's environment
+// rather than settings: releases/upload.ts, releases/originFolder.ts and releases/prune.ts. Their
+// variables are in the config of every process that runs them (./config.ts), so a wrong value has
+// stopped the process at start; here they are read again from that same environment, through the
+// same schema. Everything else imports @netnet/site and is handed its settings.
+import table, { type RuntimeConfig } from '@netnet/site';
+import { readConfig } from '@netnet/server-kit';
 
-export interface BuiltRelease {
-  version: string;
-  entry: string;
-}
-
-export interface SiteTable {
-  remotes: string[];
-  deployDir(env?: NodeJS.ProcessEnv): string;
-  deployOrigin(env?: NodeJS.ProcessEnv): string;
-  federationName(app: string): string;
-  /** /remotes.json when no release is rolled out: each remote from its own build. */
-  remoteMap(env?: NodeJS.ProcessEnv): { remotes: Record<string, { stable: BuiltRelease }> };
-  /** What /config.json answers: what a page's browser code, and its render process, are told. */
-  runtimeConfig(env?: NodeJS.ProcessEnv): unknown;
-}
-
-export const site = createRequire(import.meta.url)('../../scripts/site.cjs') as SiteTable;
+export const site = {
+  remotes: table.remotes,
+  /** Where releases live (NETNET_DEPLOY_DIR). */
+  deployDir: (env: NodeJS.ProcessEnv): string => readConfig(table.DEPLOY_DIR_VARIABLES, env).deployDir,
+  /** Where browsers reach the published releases (NETNET_DEPLOY_URL). */
+  deployOrigin: (env: NodeJS.ProcessEnv): string => readConfig({ deployUrl: table.MAP_VARIABLES.deployUrl }, env).deployUrl,
+  /** /config.json (the catalogue, Firebase or its emulator). */
+  runtimeConfig: (env: NodeJS.ProcessEnv): RuntimeConfig => table.runtimeConfig(readConfig(table.RUNTIME_VARIABLES, env)),
+};

@@ -85,7 +85,7 @@ function options(argv) {
   const pid = value('--pid');
   const metrics = value('--metrics')?.split(',');
   return {
-    target: target ?? site.siteUrl(),
+    target: target ?? site.readSite().shellUrl,
     reuse: argv.includes('--reuse') || target !== undefined,
     pid: pid === undefined ? null : Number(pid),
     duration: positive('--duration', 15),

@@ -21,7 +21,7 @@ import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { root } from '../../scripts/build.mjs';
-import { withTsx } from '../../scripts/tsx.mjs';
+import { withTsx } from '../../site/tsx.mjs';
 import { getFrom } from '../support/loopbackClients.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 import { site, SITE } from './site.mjs';
@@ -73,7 +73,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** `npm run start:cluster` in a process group of its own; resolves once it says it is ready. */
 async function startCluster(instances) {
-  const child = spawn(process.execPath, [...withTsx(), join(root, 'scripts/cluster/start.mjs')], {
+  const child = spawn(process.execPath, [...withTsx(), join(root, 'site/cluster/start.mjs')], {
     cwd: root,
     // autocannon's connections all come from 127.0.0.1 but stand for as many members: nginx's
     // per-client page limit (8 at once) would turn most of them away.

@@ -9,7 +9,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setCanary, setStable } from '@netnet/control-plane/rollouts';
-import { openDatabase, listReleases, RELEASES_CHANNEL, environmentName, readRollout, updateRollout } from '@netnet/control-plane/store';
+import { ENVIRONMENT_VARIABLES } from '@netnet/control-plane/config';
+import { openDatabase, listReleases, RELEASES_CHANNEL, environmentName, readRollout, readStoreSettings, updateRollout } from '@netnet/control-plane/store';
+import { readConfig } from '@netnet/server-kit';
 import { root } from '../../scripts/build.mjs';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { site } from './site.mjs';
@@ -20,14 +22,14 @@ const execute = promisify(execFile);
 const ACTOR = `bench-cluster@${hostname()}`;
 
 /** The environment the cluster serves: the instances inherit this process's NETNET_ENV (default local). */
-export const environment = environmentName(process.env);
+export const environment = environmentName(readConfig(ENVIRONMENT_VARIABLES, process.env).environment);
 
 /**
  * The store, opened as the site opens it. Never stops the embedded PostgreSQL: the cluster
  * started it and stops it.
  */
 export async function openStore() {
-  const database = await openDatabase({ max: 4 });
+  const database = await openDatabase({ store: readStoreSettings(process.env), max: 4 });
   const { pool } = database;
   let closing = null;
 
@@ -95,7 +97,7 @@ export async function openStore() {
  */
 export async function publishCopies(pool, releases) {
   const staging = mkdtempSync(join(tmpdir(), 'netnet-bench-cluster-'));
-  const folderOf = (remote) => join(site.deployDir(), remote);
+  const folderOf = (remote) => join(site.readSite().deployDir, remote);
   const remotes = [...new Set(releases.map(({ remote }) => remote))];
   const hadFolder = new Set(remotes.filter((remote) => existsSync(folderOf(remote))));
   const remove = async () => {

@@ -26,7 +26,7 @@ import { checkExitCode, mark } from './check.mjs';
 import { DEVICE, THROTTLING } from './measure.mjs';
 import { root } from '../../scripts/build.mjs';
 import { startSite } from './site.mjs';
-import { openDatabase } from '@netnet/control-plane/store';
+import { openDatabase, readStoreSettings } from '@netnet/control-plane/store';
 import { controlPort } from '@netnet/control-plane/api-port';
 import { createHealthStore } from '@netnet/control-plane/health';
 
@@ -42,7 +42,7 @@ const LOADS = option('loads', 3);
 const DRAWS = option('draws', 8);
 const REPORTS_PER_SECOND = 5_000;
 const TARGETS = { jsKB: 120, lcpMs: 1_200, liveMs: 1_000, drawMs: 100 };
-const CONSOLE = `http://127.0.0.1:${controlPort()}/console/`;
+const CONSOLE = `http://127.0.0.1:${controlPort(process.env)}/console/`;
 
 const cli = async (script, ...args) =>
   (await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin', `${script}.ts`), ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } })).stdout.trim();
@@ -240,7 +240,7 @@ async function screenshots(browser, storageState) {
 async function main() {
   const site = await startSite({ reuse: process.argv.includes('--reuse') });
   const staging = mkdtempSync(join(tmpdir(), 'netnet-bench-console-'));
-  const db = await openDatabase({ max: 2 });
+  const db = await openDatabase({ store: readStoreSettings(process.env), max: 2 });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath, args: chromiumLaunch.args });
   try {
     for (const version of VERSIONS) {

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { withTsx } from '../../scripts/tsx.mjs';
+import { withTsx } from '../../site/tsx.mjs';
 import { checkExitCode, mark } from './check.mjs';
 import { percentile, steadyLoad } from './steadyLoad.mjs';
 
@@ -46,9 +46,9 @@ const RELEASES = [
 /** The collector, as the shell's server runs it, on the database of NETNET_DEPLOY_DIR `deployDir`. */
 async function serve(deployDir) {
   const { createCollector, createHealthStore } = await import('@netnet/control-plane/health');
-  const { openDatabase } = await import('@netnet/control-plane/store');
+  const { openDatabase, readStoreSettings } = await import('@netnet/control-plane/store');
   const { serveApp } = await import('../../shell/server/httpServer.ts');
-  const database = await openDatabase({ env: { NETNET_DEPLOY_DIR: deployDir } });
+  const database = await openDatabase({ store: readStoreSettings({ NETNET_DEPLOY_DIR: deployDir }) });
   // The pool as the store uses it, counting its INSERTs: the database should see tens a second.
   let writes = 0;
   // How long each batch waited for the store, inside the collector: the share of the latency
@@ -83,11 +83,10 @@ async function serve(deployDir) {
     secrets: ticketSecrets({ current: process.env.NETNET_TICKET_SECRET }),
     isKnownRelease: (remote, release) => RELEASES.some(([name, version]) => name === remote && version === release),
     clientOf: (req) => String(req.headers['x-forwarded-for'] ?? req.socket.remoteAddress),
-    env: {},
   });
   // Static files from a folder of their own: the database's folder is not the server's to serve.
   const files = mkdtempSync(join(tmpdir(), 'netnet-health-bench-files-'));
-  const server = await serveApp({ dir: files, port: 0, services: [collector] });
+  const server = await serveApp({ dir: files, port: 0, services: [collector], env: {} });
   process.send({ port: server.address().port });
   process.on('message', async (message) => {
     if (message === 'phase') return process.send(phase());

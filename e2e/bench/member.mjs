@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { site, SITE } from './site.mjs';
 
-const EMULATOR = site.runtimeConfig().authEmulatorUrl;
+const EMULATOR = site.runtimeConfig(site.readSite()).authEmulatorUrl;
 
 export async function createMember() {
   const member = { email: `bench-${randomUUID().slice(0, 8)}@example.com`, password: 'correct-horse-42' };

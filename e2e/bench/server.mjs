@@ -5,7 +5,7 @@
 //    without any cookie, and of /title/604 for a member: autocannon, 50 connections;
 //  - / at a steady 300 renders/s, paced here (latency and TTFB counted from when each was due);
 //  - TTFB: a few hundred sequential requests, timed to the final response's headers;
-//  - memory: the RSS of the process that renders (node --import tsx scripts/start.mjs) before and after
+//  - memory: the RSS of the process that renders (node --import tsx site/start.mjs) before and after
 //    10,000 renders of /, then of /title/604.
 // Prints the figures beside issue 15's targets and writes e2e/bench/results/server-<date>.json.
 //

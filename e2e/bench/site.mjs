@@ -1,15 +1,15 @@
 // The production site for the benchmarks: built with the same buildIfNeeded() as `npm start`, then
-// `node --import tsx scripts/start.mjs` in its own process group, so stopping it also stops the catalogue,
+// `node --import tsx site/start.mjs` in its own process group, so stopping it also stops the catalogue,
 // the Auth emulator (Java) and everything else it spawned. The shell's server renders pages inside
 // that start.mjs process; NETNET_SSR=off makes it serve the client-only page (the baseline).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { buildIfNeeded, root } from '../../scripts/build.mjs';
-import { withTsx } from '../../scripts/tsx.mjs';
+import { withTsx } from '../../site/tsx.mjs';
 
 /** The site table (ports, origins, runtime documents) `npm start` serves by. */
-export const site = createRequire(import.meta.url)('../../scripts/site.cjs');
-export const SITE = site.siteUrl();
+export const site = createRequire(import.meta.url)('@netnet/site');
+export const SITE = site.readSite().shellUrl;
 const READY_URL = `${SITE}/config.json`;
 const READY_LINE = /Netnet is ready on/;
 
@@ -52,7 +52,7 @@ export async function siteMode() {
  * server; null when reusing). A server already on :8080 is someone else's (another `npm start`, a
  * dev server…): measuring it would give figures for a build we did not make, so that is an error
  * unless `reuse` says it is wanted. `env` is laid over this process's environment (a value of
- * undefined removes the variable); `nodeArgs` go to node before scripts/start.mjs.
+ * undefined removes the variable); `nodeArgs` go to node before site/start.mjs.
  */
 export async function startSite({ reuse = false, log = console.log, env = {}, nodeArgs = [] } = {}) {
   if (await answers(READY_URL)) {
@@ -69,7 +69,7 @@ export async function startSite({ reuse = false, log = console.log, env = {}, no
 
   const childEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, [...withTsx(nodeArgs), 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...withTsx(nodeArgs), 'site/start.mjs'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

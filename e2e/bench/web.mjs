@@ -23,8 +23,9 @@ import chromiumLaunch from '../chromium.json' with { type: 'json' };
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
 const CHROMIUM_FLAGS = chromiumLaunch.args;
 const FEATURED_TITLE = 604;
-const CATALOGUE = `${site.runtimeConfig().catalogueUrl}/3`;
-const TITLE_ORIGIN = site.origin('remote-title');
+const settings = site.readSite();
+const CATALOGUE = `${settings.catalogueUrl}/3`;
+const TITLE_ORIGIN = site.origin('remote-title', settings);
 
 /** The two ways the site serves pages, and the environment `npm start` needs for each. */
 const MODES = {

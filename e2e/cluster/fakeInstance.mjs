@@ -33,6 +33,8 @@ function answer(req, res) {
 await runInstance({
   name: process.env.NETNET_INSTANCE_NAME ?? `fake:${port}`,
   hintsAsLinkHeaders: process.env.NETNET_EARLY_HINTS === 'link',
+  // The probes for this machine, as an instance without NETNET_INTERNAL_ADDRESSES answers them.
+  operator: {},
   log: () => {},
   start: async () => {
     // A short warm-up, as the shell's server loads its server builds before it listens.

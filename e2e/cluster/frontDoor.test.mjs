@@ -1,6 +1,6 @@
 // The front door on its own (docs/deploy.md): the generated nginx configuration
-// (scripts/cluster/nginxConfig.mjs) in a real nginx, on free loopback ports, in front of stand-in
-// instances (./fakeInstance.mjs) kept by the cluster's own supervisor (scripts/cluster/instances.mjs),
+// (site/cluster/nginxConfig.mjs) in a real nginx, on free loopback ports, in front of stand-in
+// instances (./fakeInstance.mjs) kept by the cluster's own supervisor (site/cluster/instances.mjs),
 // and serving a made-up checkout. It needs no build and no port of the site, so it runs beside
 // anything: files, headers and limits; retries of a GET, never of a POST; kill -9 and rolling
 // restarts under load with nothing failed.
@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { prepareNginx } from '../../scripts/cluster/frontDoor.mjs';
-import { ensureNginx, NGINX } from '../../scripts/cluster/install.mjs';
-import { superviseInstances } from '../../scripts/cluster/instances.mjs';
+import { prepareNginx } from '../../site/cluster/frontDoor.mjs';
+import { ensureNginx, NGINX } from '../../site/cluster/install.mjs';
+import { superviseInstances } from '../../site/cluster/instances.mjs';
 import { steadyLoad } from '../bench/steadyLoad.mjs';
 import { getFrom } from '../support/loopbackClients.mjs';
 
-const site = (await import('../../scripts/site.cjs')).default;
+const site = (await import('@netnet/site')).default;
 const FAKE = new URL('./fakeInstance.mjs', import.meta.url).pathname;
 const FRONT_DOOR_SECRET = 'front-door-secret-of-the-test';
 const SCRIPT = 'console.log("netnet");'.repeat(200);
@@ -85,7 +85,10 @@ before(async () => {
     prefix: join(dir, 'nginx'),
     siteRoot: dir,
     ports,
+    host: '127.0.0.1',
     deployDir: join(dir, 'deploy'),
+    // The origins of the site table, as nothing overrides them here.
+    siteSettings: site.readSite({}),
     // Low enough for the test to reach with a handful of requests.
     limits: { reportsPerSecond: 1, reportsBurst: 5, pagesPerClient: PAGES_PER_CLIENT, ticketsPerSecond: 5, ticketsBurst: TICKETS_BURST },
     frontDoorSecret: FRONT_DOOR_SECRET,

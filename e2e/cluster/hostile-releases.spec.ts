@@ -12,6 +12,7 @@ import { auditSince, forgetReleases, forgetToken, mapVersion } from '../support/
 import { writeHostileBuild } from '../support/hostileBuilds';
 import { getFrom } from '../support/loopbackClients.mjs';
 import { siteUrl } from '../support/site';
+import site from '@netnet/site';
 
 // Hostile canaries through the front door (nginx in front of two shell instances, the guard a
 // process beside them, docs/deploy.md), under steady load, each at 5 %: one whose render writes
@@ -23,7 +24,6 @@ import { siteUrl } from '../support/site';
 
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const run = Date.now().toString(36);
 
 const canaryEverywhere = async () => (await Promise.all(instanceOrigins().map(remotesJsonOf))).map((map) => map.remotes['remote-title']?.canary?.version ?? null);
@@ -98,7 +98,7 @@ for (const [index, hostile] of CANARIES.entries()) {
       expect(clusterState().rollingRestarts).toBe(state.rollingRestarts);
     } finally {
       rmSync(staging, { recursive: true, force: true });
-      for (const version of [stable, canary]) rmSync(join(site.deployDir(), 'remote-title', version), { recursive: true, force: true });
+      for (const version of [stable, canary]) rmSync(join(site.readSite().deployDir, 'remote-title', version), { recursive: true, force: true });
       await putBack(before);
       await forgetReleases('remote-title', [stable, canary]);
       await forgetToken(tokenName);

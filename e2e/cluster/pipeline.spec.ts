@@ -9,6 +9,7 @@ import { clusterEnvironment } from '../support/clusterEnvironment';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { apiCall as api } from '../support/controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesOf } from '../support/controlPlane';
+import site from '@netnet/site';
 
 // A team's pipeline against the running cluster (docs/pipelines.md),
 // from outside the checkout's commands: plain HTTP to the control-plane API with a token scoped to
@@ -18,7 +19,6 @@ import { auditSince, forgetReleases, forgetToken, mapVersion, readMap, releasesO
 // remote-search, with nothing changed. The map, the releases and the token are put back after.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const execute = promisify(execFile);
 const REMOTE = 'remote-title';
 const OTHER = 'remote-search';
@@ -40,7 +40,8 @@ async function archiveOf(staging: string, version: string): Promise<Buffer> {
 }
 
 const servedEverywhere = () => Promise.all(instanceOrigins().map(async (origin) => (await remotesJsonOf(origin)).remotes[REMOTE]));
-const listing = (remote: string) => (existsSync(join(site.deployDir(), remote)) ? readdirSync(join(site.deployDir(), remote)).sort() : []);
+const { deployDir } = site.readSite();
+const listing = (remote: string) => (existsSync(join(deployDir, remote)) ? readdirSync(join(deployDir, remote)).sort() : []);
 
 test('a team pipeline publishes, canaries at 10 %, reads the status and promotes remote-title through the API; its token is refused on remote-search', async () => {
   test.setTimeout(180_000);
@@ -124,7 +125,7 @@ test('a team pipeline publishes, canaries at 10 %, reads the status and promotes
     rmSync(staging, { recursive: true, force: true });
     try {
       // The releases gone first, so the map put back lists no pin of them (as publishCopies' undo does).
-      for (const version of [STABLE, CANARY]) rmSync(join(site.deployDir(), REMOTE, version), { recursive: true, force: true });
+      for (const version of [STABLE, CANARY]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
       await forgetReleases(REMOTE, [STABLE, CANARY]);
       await putBack(before);
     } finally {

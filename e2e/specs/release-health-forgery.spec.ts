@@ -14,6 +14,7 @@ import { forge, type ForgerTally } from '../support/forger';
 import { forwardFromNetwork, type NetworkForwarder } from '../support/networks';
 import { testWithShell } from '../support/specShell';
 import { metricsOf, sumOf } from '../support/cluster';
+import site from '@netnet/site';
 
 // Release health against a forger, through the shell's server as `npm start` runs it (its guard
 // every 5 s): one client network (250 addresses of 127.66.0.0/24, a made-up device cookie per
@@ -22,7 +23,6 @@ import { metricsOf, sumOf } from '../support/cluster';
 // counts by network: the forger neither rolls back a healthy canary nor keeps a broken one.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-auth';
 const run = Date.now().toString(36);
 // A major of their own: the other specs publish remote-auth releases as 2.x, 3.x and 4.x of their run.
@@ -30,7 +30,7 @@ const STABLE = `5.0.0-e2e.${run}`;
 const BROKEN = `5.1.0-e2e.${run}`;
 const HEALTHY = `5.2.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-forgery-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const FORGER_NETWORK = 66;
 /** The sessions of one release a client network may have counted in an hour (docs/release-health.md). */

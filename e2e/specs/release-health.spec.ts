@@ -11,6 +11,7 @@ import { deployCli } from '../support/deployCli';
 import { forwardFromNetwork, type NetworkForwarder } from '../support/networks';
 import { testWithShell } from '../support/specShell';
 import { metricsOf, sumOf } from '../support/cluster';
+import site from '@netnet/site';
 
 // Guarded rollouts end to end: visitors' browsers report how remote-auth's releases do, the
 // shell's server collects the reports, and its guard (as `npm start` runs it) rolls back a canary
@@ -20,7 +21,6 @@ import { metricsOf, sumOf } from '../support/cluster';
 // spec's own, served by a shell of its own.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-auth';
 const run = Date.now().toString(36);
 // A major of their own: the other specs publish remote-auth releases as 2.x and 3.x of their run.
@@ -28,7 +28,7 @@ const STABLE = `4.0.0-e2e.${run}`;
 const BROKEN = `4.1.0-e2e.${run}`;
 const HEALTHY = `4.2.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-health-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 const TAGLINE = 'Unlimited movies, TV shows, and more.';
 const VISITORS_MEETING_THE_CANARY = 30;
 /** Past the guard's floor of 20 canary sessions, under which it decides nothing (docs/release-health.md). */

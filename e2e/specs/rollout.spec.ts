@@ -12,6 +12,7 @@ import { deployCli } from '../support/deployCli';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { testWithShell } from '../support/specShell';
 import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
+import site from '@netnet/site';
 
 // A staged rollout of remote-search from release to rollback, with the real release and rollout
 // CLIs, real production builds, the site's CDN for releases (:8090) and the shell as built. The
@@ -21,14 +22,13 @@ import { authEmulatorUrl, deployUrl, exactly } from '../support/site';
 // usual site. Everything is removed afterwards.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-search';
 const run = Date.now().toString(36);
 // Not the remotes' own 1.0.0, so a page can only show these if it loaded the releases.
 const STABLE = `2.0.0-e2e.${run}`;
 const CANARY = `2.1.0-e2e.${run}`;
 const ENVIRONMENT = `e2e-${run}`;
-const deployDir = site.deployDir();
+const deployDir = site.readSite().deployDir;
 
 const test = testWithShell(ENVIRONMENT);
 test.describe.configure({ mode: 'serial' });

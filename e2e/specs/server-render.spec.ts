@@ -13,6 +13,7 @@ import { pageSettled } from '../support/tabVisibility';
 import { catalogueApi, siteUrl } from '../support/site';
 import { metricsOf, sumOf, untilRenderProcessesReady } from '../support/cluster';
 import { copyBuildAs } from '../support/buildCopy.mjs';
+import site from '@netnet/site';
 
 // First paint from the server (docs/architecture.md#server-rendering): every page comes as HTML
 // that reads without JavaScript, the browser takes that very HTML over without a mismatch, the
@@ -249,7 +250,6 @@ test.describe('a signed-in member', () => {
 // server loads it as published.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const REMOTE = 'remote-auth';
 const run = Date.now().toString(36);
 const STABLE = `3.0.0-e2e.${run}`;
@@ -333,7 +333,7 @@ withShell.describe('server fallbacks', () => {
   });
 
   withShell.afterAll(async () => {
-    const deployDir = site.deployDir();
+    const deployDir = site.readSite().deployDir;
     for (const version of [STABLE, CANARY, BARE]) rmSync(join(deployDir, REMOTE, version), { recursive: true, force: true });
     await forgetEnvironment(ENVIRONMENT);
     await forgetReleases(REMOTE, [STABLE, CANARY, BARE]);

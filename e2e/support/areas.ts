@@ -47,7 +47,7 @@ const areas: Record<string, Area> = {
   },
 };
 
-/** The area a remote serves (scripts/site.cjs names the remotes); a remote without one is a gap in this table. */
+/** The area a remote serves (the site table names the remotes); a remote without one is a gap in this table. */
 export function areaOf(remote: string): Area {
   const area = areas[remote];
   if (!area) throw new Error(`e2e/support/areas.ts has no area for ${remote}`);

@@ -10,6 +10,7 @@ import { forgetReleases, readMap, restoreMap } from './controlPlane';
 import { copyBuildAs } from './buildCopy.mjs';
 import { getFrom } from './loopbackClients.mjs';
 import { siteUrl } from './site';
+import site from '@netnet/site';
 
 // The cluster `npm run e2e:cluster` runs (`npm run start:cluster`, docs/deploy.md) as its specs see
 // it: who runs where (.cluster/state.json), each instance straight on its own port beside the
@@ -17,7 +18,6 @@ import { siteUrl } from './site';
 // for a spec and removed after it.
 
 const root = resolve(__dirname, '../..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string };
 const execute = promisify(execFile);
 
 export interface ClusterState {
@@ -165,7 +165,7 @@ export async function postReports(origin: string, reports: object[]): Promise<nu
  */
 export async function publishCopies(remote: string, releases: { version: string; without?: string }[]): Promise<() => Promise<void>> {
   const staging = mkdtempSync(join(tmpdir(), 'netnet-cluster-'));
-  const deployDir = site.deployDir();
+  const deployDir = site.readSite().deployDir;
   const remove = async () => {
     for (const { version } of releases) rmSync(join(deployDir, remote, version), { recursive: true, force: true });
     await forgetReleases(remote, releases.map(({ version }) => version));

@@ -10,16 +10,20 @@ interface Pool {
   query(text: string, values?: unknown[]): Promise<{ rowCount?: number | null; rows?: unknown[] }>;
   end(): Promise<void>;
 }
+interface StoreSettings {
+  deployDir: string;
+}
 interface DatabaseModule {
-  openDatabase(options?: { max?: number }): Promise<{ pool: Pool; close(): Promise<void> }>;
+  readStoreSettings(env: NodeJS.ProcessEnv): StoreSettings;
+  openDatabase(options: { store: StoreSettings; max?: number }): Promise<{ pool: Pool; close(): Promise<void> }>;
 }
 
 interface RolloutsModule {
   updateRollout(db: Pool, environment: string, change: (latest: unknown) => unknown, who: { actor: string; action: string; reason?: string }): Promise<unknown>;
 }
 interface EmbeddedModule {
-  embeddedDir(): string;
-  startEmbedded(): Promise<{ stop(): Promise<void> }>;
+  embeddedDir(deployDir: string): string;
+  startEmbedded(deployDir: string): Promise<{ stop(): Promise<void> }>;
 }
 
 type StoreModule = DatabaseModule & RolloutsModule & EmbeddedModule;
@@ -28,9 +32,12 @@ type StoreModule = DatabaseModule & RolloutsModule & EmbeddedModule;
 // spec's static imports to CommonJS and caches them (eslint.config.mjs, ROLLOUT_IN_SPECS).
 const store = () => import(pathToFileURL(createRequire(__filename).resolve('@netnet/control-plane/store')).href) as Promise<StoreModule>;
 
+/** Where the store is: read from this process's environment, the site's own (DATABASE_URL, NETNET_DEPLOY_DIR). */
+const settingsOf = ({ readStoreSettings }: StoreModule) => readStoreSettings(process.env);
+
 async function withStore<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-  const { openDatabase } = await store();
-  const database = await openDatabase({ max: 1 });
+  const module = await store();
+  const database = await module.openDatabase({ store: settingsOf(module), max: 1 });
   try {
     return await work(database.pool);
   } finally {
@@ -131,17 +138,19 @@ export const storeIsEmbedded = (): boolean => !process.env.DATABASE_URL;
  * every connection is cut and new ones are refused until startDatabase().
  */
 export async function stopDatabase(): Promise<void> {
-  const { embeddedDir, startEmbedded } = await store();
+  const module = await store();
+  const { deployDir } = settingsOf(module);
   // Finds the running server (starts none that runs already) and gives its stop().
-  await (await startEmbedded()).stop();
+  await (await module.startEmbedded(deployDir)).stop();
   // stop() swallows pg_ctl's errors: a server still running would make the spec prove nothing.
-  if (existsSync(join(embeddedDir(), 'postmaster.pid'))) throw new Error(`PostgreSQL in ${embeddedDir()} did not stop`);
+  const dir = module.embeddedDir(deployDir);
+  if (existsSync(join(dir, 'postmaster.pid'))) throw new Error(`PostgreSQL in ${dir} did not stop`);
 }
 
 /** Starts the embedded PostgreSQL again, exactly as the site starts it, so the site's own shutdown stops it later. */
 export async function startDatabase(): Promise<void> {
-  const { startEmbedded } = await store();
-  await startEmbedded();
+  const module = await store();
+  await module.startEmbedded(settingsOf(module).deployDir);
 }
 
 /** The versions of a remote the store lists as published. */

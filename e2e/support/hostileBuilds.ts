@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyBuildAs, rewriteServerPages } from './buildCopy.mjs';
 import { API } from './controlPlaneApi';
+import site from '@netnet/site';
 
 // remote-title releases whose server build does something a team's code must not be able to do
 // (docs/sandbox.md), for the hostile-release specs. Each is the real build with a few lines added
@@ -42,10 +43,10 @@ export interface Targets {
 }
 
 const root = join(__dirname, '..', '..');
-const site = require('../../scripts/site.cjs') as { deployDir(): string; ports: Record<string, number> };
 /** Where the store's files and socket live (the embedded PostgreSQL), and files of the shell's server. */
-const STORE_DIR = join(site.deployDir(), '.database');
-const SHELL_FILES = [join(root, 'scripts', 'site.cjs'), join(root, 'shell', 'dist', 'server', 'pageServer.js'), join(root, 'package.json')];
+const { deployDir } = site.readSite();
+const STORE_DIR = join(deployDir, '.database');
+const SHELL_FILES = [join(root, 'site', 'table.cjs'), join(root, 'shell', 'dist', 'server', 'pageServer.js'), join(root, 'package.json')];
 
 /** The store's Unix socket, as the spec finds it: the build is told where to knock. */
 function storeSocket(): string {
@@ -73,7 +74,7 @@ const GARBAGE = `for (var fd = 0; fd < 64; fd += 1) { try { require('fs').writeS
 
 export function hostileBuilds({ run, sitePort, listenerPort, pids, publicPathOf }: Targets): HostileBuild[] {
   const outsideFiles = ['/etc/shadow', '/etc/passwd', join(STORE_DIR, 'pg_hba.conf'), join(STORE_DIR, 'postmaster.opts'), ...SHELL_FILES];
-  const writes = [`/tmp/netnet-hostile-${run}.txt`, join(site.deployDir(), `hostile-${run}.txt`)];
+  const writes = [`/tmp/netnet-hostile-${run}.txt`, join(deployDir, `hostile-${run}.txt`)];
   const servers = [sitePort, listenerPort, Number(new URL(API).port), site.ports.authEmulator!, site.ports.catalogue!, 5432];
   const tcp: { port: number; localAddress?: string }[] = [...servers.map((port) => ({ port })), ...[1, 2, 3, 4, 5, 6].map((network) => ({ port: listenerPort, localAddress: `127.${network}.0.9` }))];
   const fetches = [

@@ -7,6 +7,7 @@ import { expect } from './test';
 import { apiCall as api } from './controlPlaneApi';
 import { auditSince, forgetReleases, forgetToken, mapVersion, storeDigest } from './controlPlane';
 import { hostileBuilds, readReports, tcpListener, writeHostileBuild } from './hostileBuilds';
+import site from '@netnet/site';
 
 // The hostile-release suite's steps, shared by the spec through `npm start` and the one through
 // the cluster: a team's pipeline (a token scoped to remote-title in one environment) publishes
@@ -17,9 +18,7 @@ import { hostileBuilds, readReports, tcpListener, writeHostileBuild } from './ho
 const root = resolve(__dirname, '../..');
 const execute = promisify(execFile);
 const REMOTE = 'remote-title';
-const { deployDir: deployDirOf, deployOrigin: deployOriginOf } = require('../../scripts/site.cjs') as { deployDir(): string; deployOrigin(): string };
-const deployDir = deployDirOf();
-const deployOrigin = deployOriginOf();
+const { deployDir, deployUrl: deployOrigin } = site.readSite();
 const MEMBER = 'Cookie: netnet-device=hostile-device; netnet-member=hostile-member';
 /** A page must answer within this even while its area's release is stuck (budget + deadline + a busy machine). */
 export const PAGE_BUDGET_MS = 3_000;

@@ -4,7 +4,7 @@ import { originOf } from './site';
 // Ways a remote can be unavailable, injected on its own origin only: the shell, the catalogue and
 // the other remotes are untouched, which is what failure isolation has to prove.
 
-/** A remote named as in scripts/site.cjs ('remote-title'). */
+/** A remote named as in the site table ('remote-title'). */
 export type RemoteName = string;
 
 export const remoteFaults = ['connection refused', 'manifest 404', 'chunk 500', 'chunk throws', 'entry hangs'] as const;

@@ -20,11 +20,11 @@ interface GuardOptions {
 }
 
 interface ShellServerModule {
-  serveShell(options: { port: number; environment: string; logger: unknown }): Promise<Server>;
+  serveShell(options: { port: number; environment: string; logger: unknown; env: NodeJS.ProcessEnv }): Promise<Server>;
 }
 
 interface ServerKitModule {
-  createLogger(service: string, env: NodeJS.ProcessEnv, destination: { write(line: string): void }): unknown;
+  createLogger(service: string, level: string, destination: { write(line: string): void }): unknown;
 }
 
 export interface SpecShell {
@@ -66,14 +66,15 @@ export async function startShell(environment: string, { guard = false }: { guard
   const { createLogger } = (await import(pathToFileURL(join(root, 'server-kit', 'src', 'index.ts')).href)) as ServerKitModule;
   // Its log lines are printed as they come, and handed to whoever is reading them.
   const readers = new Set<(message: string) => void>();
-  const logger = createLogger('shell', process.env, {
+  const logger = createLogger('shell', process.env.NETNET_LOG_LEVEL || 'info', {
     write(line: string) {
       process.stdout.write(line);
       const { msg } = JSON.parse(line) as { msg?: string };
       if (msg) for (const read of readers) read(msg);
     },
   });
-  const server = await serveShell({ port: 0, environment, logger });
+  // The shell's config from the suite's environment, as `npm start` reads its shell's.
+  const server = await serveShell({ port: 0, environment, logger, env: process.env });
   const guardProcess = guard ? startGuard(environment, guard) : null;
   const { port } = server.address() as AddressInfo;
   return {

@@ -21,7 +21,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/Horizo
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
-import { LIMITS } from '../../scripts/cluster/nginxConfig.mjs';
+import { LIMITS } from '../../site/cluster/nginxConfig.mjs';
 import { LIVE_PATH, READY_PATH } from '../../shell/server/lifecycle.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -394,7 +394,7 @@ for (const [target, dir] of Object.entries(TARGETS)) {
       }
     });
 
-    it("carries the front door's limits (scripts/cluster/nginxConfig.mjs) and the API's", () => {
+    it("carries the front door's limits (site/cluster/nginxConfig.mjs) and the API's", () => {
       const ingress = (name) => named(objects, 'Ingress', name);
       const pages = ingress('netnet-pages');
       const reports = ingress('netnet-reports');

@@ -16,8 +16,11 @@ export type ConfigOf<V extends Record<string, Variable<unknown>>> = { readonly [
 
 export class ConfigError extends Error {}
 
-/** The config `variables` describe, read from `env`; an empty variable counts as unset. Throws a ConfigError naming every wrong one. */
-export function readConfig<V extends Record<string, Variable<unknown>>>(variables: V, env: NodeJS.ProcessEnv = process.env): ConfigOf<V> {
+/**
+ * The config `variables` describe, read from `env` (a process's entry passes process.env; a test its
+ * own); an empty variable counts as unset. Throws a ConfigError naming every wrong one.
+ */
+export function readConfig<V extends Record<string, Variable<unknown>>>(variables: V, env: NodeJS.ProcessEnv): ConfigOf<V> {
   const values: Record<string, unknown> = {};
   const wrong: string[] = [];
   for (const [key, { name, schema, meaning }] of Object.entries(variables)) {
@@ -28,6 +31,20 @@ export function readConfig<V extends Record<string, Variable<unknown>>>(variable
   }
   if (wrong.length > 0) throw new ConfigError(`The environment is not right:\n  ${wrong.join('\n  ')}`);
   return Object.freeze(values) as ConfigOf<V>;
+}
+
+/**
+ * A process's config, read by its entry at start: a wrong environment stops the process there,
+ * before it does anything, with every wrong variable named on stderr and exit code 2.
+ */
+export function readConfigOrExit<V extends Record<string, Variable<unknown>>>(who: string, variables: V, env: NodeJS.ProcessEnv): ConfigOf<V> {
+  try {
+    return readConfig(variables, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${who}: ${error.message}`);
+    return process.exit(2);
+  }
 }
 
 /** Every variable with its default (as the process would read an unset one) and meaning. */

@@ -6,3 +6,4 @@ export * from './logger.ts';
 export * from './operatorAccess.ts';
 export * from './rateLimit.ts';
 export * from './trustedProxies.ts';
+export * from './variables.ts';

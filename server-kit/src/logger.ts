@@ -4,15 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { LogController, type FastifyBaseLogger } from 'fastify';
 import pino, { type Logger } from 'pino';
+import type { LogLevel } from './variables.ts';
 
 export type { Logger };
 
 /**
- * The process's logger; NETNET_LOG_LEVEL (info by default: trace, debug, info, warn, error, fatal
- * or silent). Its lines go to standard output, or to `destination` (a test that reads them).
+ * The process's logger, at its config's NETNET_LOG_LEVEL (./variables.ts). Its lines go to
+ * standard output, or to `destination` (a test that reads them).
  */
-export function createLogger(service: string, env: NodeJS.ProcessEnv = process.env, destination?: pino.DestinationStream): Logger {
-  const options = { base: { service }, level: env.NETNET_LOG_LEVEL || 'info' };
+export function createLogger(service: string, level: LogLevel = 'info', destination?: pino.DestinationStream): Logger {
+  const options = { base: { service }, level };
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -22,8 +22,8 @@ describe('operatorAccess', () => {
     assert.equal(allowed(request('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' })), false);
   });
 
-  it('takes the internal addresses from NETNET_INTERNAL_ADDRESSES, and the operator token from anywhere', () => {
-    const allowed = operatorAccess({ NETNET_INTERNAL_ADDRESSES: '10.0.0.0/8', NETNET_OPERATOR_TOKEN: 'scrape-secret' });
+  it('takes the internal addresses (NETNET_INTERNAL_ADDRESSES), and the operator token (NETNET_OPERATOR_TOKEN) from anywhere', () => {
+    const allowed = operatorAccess({ internalAddresses: '10.0.0.0/8', operatorToken: 'scrape-secret' });
     assert.equal(allowed(request('10.1.2.3')), true);
     assert.equal(allowed(request('127.0.0.1')), false);
     assert.equal(allowed(request('203.0.113.7', { authorization: 'Bearer scrape-secret' })), true);

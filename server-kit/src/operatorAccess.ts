@@ -10,10 +10,19 @@ import { parseTrustedProxies, type TrustedProxies } from './trustedProxies.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** Who is internal when NETNET_INTERNAL_ADDRESSES is unset: this machine. */
+export const INTERNAL_ADDRESSES = '127.0.0.1,::1';
+
+/** What decides it: a server's OPERATOR_VARIABLES (./variables.ts). */
+export interface OperatorSettings {
+  internalAddresses?: string | undefined;
+  operatorToken?: string | undefined;
+}
+
 /** The check for one server: operatorRequest(req) says whether req may read operator endpoints. */
-export function operatorAccess(env: NodeJS.ProcessEnv = process.env): (req: Pick<IncomingMessage, 'headers' | 'socket'>) => boolean {
-  const internal: TrustedProxies = parseTrustedProxies(env.NETNET_INTERNAL_ADDRESSES ?? '127.0.0.1,::1');
-  const token = env.NETNET_OPERATOR_TOKEN ? digest(env.NETNET_OPERATOR_TOKEN) : null;
+export function operatorAccess({ internalAddresses = INTERNAL_ADDRESSES, operatorToken }: OperatorSettings): (req: Pick<IncomingMessage, 'headers' | 'socket'>) => boolean {
+  const internal: TrustedProxies = parseTrustedProxies(internalAddresses, '', 'NETNET_INTERNAL_ADDRESSES');
+  const token = operatorToken ? digest(operatorToken) : null;
   return (req) => {
     const authorization = req.headers.authorization;
     // Compared as digests: the same time whatever was sent.

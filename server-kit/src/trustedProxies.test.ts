@@ -9,7 +9,7 @@ import { clientAddress, trustedProxiesFrom, viaHttps } from './trustedProxies.ts
 const request = (headers: Record<string, string>) => ({ headers, socket: { remoteAddress: '127.0.0.1' } });
 
 describe('a trusted proxy with a secret', () => {
-  const trusted = trustedProxiesFrom({ NETNET_TRUSTED_PROXIES: '127.0.0.1', NETNET_TRUSTED_PROXY_SECRET: 'the-front-doors-secret' });
+  const trusted = trustedProxiesFrom({ trustedProxies: '127.0.0.1', trustedProxySecret: 'the-front-doors-secret' });
 
   it('names the client, and HTTPS, only with the secret', () => {
     const forwarded = { 'x-real-ip': '203.0.113.7', 'x-forwarded-proto': 'https' };
@@ -22,6 +22,6 @@ describe('a trusted proxy with a secret', () => {
   });
 
   it('is the address alone without a secret, as before', () => {
-    assert.equal(clientAddress(request({ 'x-real-ip': '203.0.113.7' }), trustedProxiesFrom({ NETNET_TRUSTED_PROXIES: '127.0.0.1' })), '203.0.113.7');
+    assert.equal(clientAddress(request({ 'x-real-ip': '203.0.113.7' }), trustedProxiesFrom({ trustedProxies: '127.0.0.1' })), '203.0.113.7');
   });
 });

@@ -25,22 +25,16 @@ type Request = Pick<IncomingMessage, 'headers'> & { socket?: Partial<Pick<TLSSoc
 /** An IPv4 peer of a dual-stack socket comes as ::ffff:a.b.c.d; it is the same client as a.b.c.d. */
 export const plainAddress = (address = ''): string => (address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address);
 
-/**
- * The trusted proxies from a comma-separated list of addresses and CIDR ranges (`10.0.0.0/8`,
- * `fd00::/8`), or `loopback` for 127.0.0.0/8 and ::1. Anything else in the list is an error, so a
- * typo does not silently trust nobody (or everybody).
- */
-export function parseTrustedProxies(value = '', secret = ''): TrustedProxies {
-  const expected = secret ? createHash('sha256').update(secret).digest() : null;
-  const list = new net.BlockList();
-  let size = 0;
+type Entry = { loopback: true } | { loopback: false; address: string; family: 'ipv4' | 'ipv6'; bits: number | null };
+
+/** The entries of a comma-separated list of addresses, CIDR ranges and `loopback`; throws naming the first that is none. */
+function addressEntries(value: string): Entry[] {
+  const entries: Entry[] = [];
   for (const raw of value.split(',')) {
     const entry = raw.trim();
     if (!entry) continue;
-    size += 1;
     if (entry === 'loopback') {
-      list.addSubnet('127.0.0.0', 8, 'ipv4');
-      list.addAddress('::1', 'ipv6');
+      entries.push({ loopback: true });
       continue;
     }
     const [address = '', prefix, extra] = entry.split('/');
@@ -48,11 +42,45 @@ export function parseTrustedProxies(value = '', secret = ''): TrustedProxies {
     const bits = prefix === undefined ? null : Number(prefix);
     const maxBits = family === 'ipv4' ? 32 : 128;
     if (!family || extra !== undefined || (bits !== null && !(Number.isInteger(bits) && bits >= 0 && bits <= maxBits && /^\d+$/.test(prefix ?? '')))) {
-      throw new Error(`NETNET_TRUSTED_PROXIES: "${entry}" is not an address, a CIDR range or "loopback"`);
+      throw new Error(`"${entry}" is not an address, a CIDR range or "loopback"`);
     }
-    if (bits === null) list.addAddress(address, family);
-    else list.addSubnet(address, bits, family);
+    entries.push({ loopback: false, address, family, bits });
   }
+  return entries;
+}
+
+/** Why `value` is no list of addresses, CIDR ranges and `loopback`, or null when it is one (a config's check). */
+export function addressListProblem(value: string): string | null {
+  try {
+    addressEntries(value);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * The trusted proxies from a comma-separated list of addresses and CIDR ranges (`10.0.0.0/8`,
+ * `fd00::/8`), or `loopback` for 127.0.0.0/8 and ::1. Anything else in the list is an error, so a
+ * typo does not silently trust nobody (or everybody).
+ */
+export function parseTrustedProxies(value = '', secret = '', variable = 'NETNET_TRUSTED_PROXIES'): TrustedProxies {
+  const expected = secret ? createHash('sha256').update(secret).digest() : null;
+  const list = new net.BlockList();
+  let entries: Entry[];
+  try {
+    entries = addressEntries(value);
+  } catch (error) {
+    throw new Error(`${variable}: ${(error as Error).message}`);
+  }
+  for (const entry of entries) {
+    if (entry.loopback) {
+      list.addSubnet('127.0.0.0', 8, 'ipv4');
+      list.addAddress('::1', 'ipv6');
+    } else if (entry.bits === null) list.addAddress(entry.address, entry.family);
+    else list.addSubnet(entry.address, entry.bits, entry.family);
+  }
+  const size = entries.length;
   return {
     has(address: string | undefined) {
       const plain = plainAddress(address);
@@ -71,8 +99,9 @@ export function parseTrustedProxies(value = '', secret = ''): TrustedProxies {
   };
 }
 
-/** The proxies NETNET_TRUSTED_PROXIES names (none when unset). */
-export const trustedProxiesFrom = (env = process.env) => parseTrustedProxies(env.NETNET_TRUSTED_PROXIES, env.NETNET_TRUSTED_PROXY_SECRET);
+/** The proxies a server's config names (PROXY_VARIABLES of ./variables.ts; none when unset). */
+export const trustedProxiesFrom = ({ trustedProxies, trustedProxySecret }: { trustedProxies?: string | undefined; trustedProxySecret?: string | undefined }) =>
+  parseTrustedProxies(trustedProxies, trustedProxySecret);
 
 /**
  * The client's address: the socket's peer, unless the peer is a trusted proxy; then X-Real-IP, or

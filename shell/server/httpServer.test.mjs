@@ -85,7 +85,7 @@ const releaseFiles = (prefix) => ({
 describe('the releases origin', () => {
   let server;
   before(async () => {
-    server = await serveApp({ dir: deploy, port: 0, releases: releaseFiles('') });
+    server = await serveApp({ dir: deploy, port: 0, releases: releaseFiles(''), env: {} });
   });
   after(() => server.close());
 
@@ -185,7 +185,7 @@ describe('the releases origin', () => {
 describe('releases on an instance (/releases/)', () => {
   let server;
   before(async () => {
-    server = await serveApp({ dir: dist, port: 0, spa: true, releases: releaseFiles('/releases') });
+    server = await serveApp({ dir: dist, port: 0, spa: true, releases: releaseFiles('/releases'), env: {} });
   });
   after(() => server.close());
 
@@ -230,7 +230,7 @@ describe('an app server (the shell)', () => {
       matches: (req) => req.url === '/health/reports',
       handle: async (req, res) => res.writeHead(202, { 'Content-Type': 'text/plain' }).end(`took ${req.method}`),
     };
-    server = await serveApp({ dir: dist, port: 0, spa: true, documents: { '/config.json': () => ({ ok: true }) }, services: [echo] });
+    server = await serveApp({ dir: dist, port: 0, spa: true, documents: { '/config.json': () => ({ ok: true }) }, services: [echo], env: {} });
   });
   after(() => server.close());
 
@@ -286,7 +286,7 @@ describe('limits', () => {
   }
 
   it('answers 408 to a client that never finishes its headers, and hangs up', async (t) => {
-    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
+    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS, env: {} });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       assert.match(got, /^HTTP\/1\.1 408/);
@@ -298,7 +298,7 @@ describe('limits', () => {
   });
 
   it('closes a kept-alive connection left idle', async (t) => {
-    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS });
+    const server = await serveApp({ dir: dist, port: 0, limits: QUICK_TIMEOUTS, env: {} });
     try {
       const { got, ms } = await slowClient(server.address().port, 'GET /main.0123456789.js HTTP/1.1\r\nHost: x\r\n\r\n');
       assert.match(got, /^HTTP\/1\.1 200/);
@@ -310,7 +310,7 @@ describe('limits', () => {
   });
 
   it('drops connections past the cap', async () => {
-    const server = await serveApp({ dir: dist, port: 0, limits: { maxConnections: 2 } });
+    const server = await serveApp({ dir: dist, port: 0, limits: { maxConnections: 2 }, env: {} });
     const { port } = server.address();
     const idle = [net.connect(port, '127.0.0.1'), net.connect(port, '127.0.0.1')];
     try {
@@ -520,15 +520,7 @@ describe('limits', () => {
     });
     if (why) return t.skip(`no IPv6 loopback here (${why})`);
 
-    const saved = process.env.HOST;
-    process.env.HOST = '::1';
-    let server;
-    try {
-      server = await serveApp({ dir: dist, port: 0 });
-    } finally {
-      if (saved === undefined) delete process.env.HOST;
-      else process.env.HOST = saved;
-    }
+    const server = await serveApp({ dir: dist, port: 0, env: { HOST: '::1' } });
     try {
       assert.equal(server.address().address, '::1');
       assert.equal((await request(server, '/main.0123456789.js', { host: '::1' })).status, 200);

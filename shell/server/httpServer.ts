@@ -10,12 +10,16 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   CONNECTION_LIMITS,
+  CONNECTION_VARIABLES,
   clientAddress,
   clientKey,
   createLogger,
+  LISTEN_VARIABLES,
   limitConnections,
+  LOG_VARIABLES,
   loggerOptions,
   parseTrustedProxies,
+  PROXY_VARIABLES,
   readConfig,
   serverOptions,
   viaHttps,
@@ -23,7 +27,7 @@ import {
   type ConnectionLimits,
   type Logger,
 } from '@netnet/server-kit';
-import { SHELL_VARIABLES } from './config.ts';
+import site from '@netnet/site';
 import { secureResponse, type DevServers } from './securityHeaders.ts';
 import type { ReleaseFiles } from './releaseFiles.ts';
 import { findFile, LOOKS_LIKE_FILE, safePath, sendFile } from './staticFiles.ts';
@@ -46,10 +50,10 @@ export interface RequestFacts {
   client: string;
 }
 
-export interface ServeOptions {
+interface ServeOptionsBase {
   dir: string;
   port: number;
-  /** Default: $HOST, else 127.0.0.1 (this machine only). */
+  /** Default: the config's HOST, else 127.0.0.1 (this machine only). */
   host?: string;
   /** Page routes (no extension) answered with the root index.html. */
   spa?: boolean;
@@ -66,19 +70,24 @@ export interface ServeOptions {
   releases?: ReleaseFiles;
   /** The dev servers the requesting browser has pinned, which its documents' policy then allows. */
   devServers?: (req: IncomingMessage) => DevServers | null;
-  /** The server's part of the shell's config (./config.ts); read from `env` when not given. */
-  config?: ServeConfig;
-  /** The environment of the site's origins (its content policy) and, without `config`, of the config. */
-  env?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
 
-// The variables every site server reads, as the shell's config names them.
+/**
+ * The config is the process's, read once by its entry (the shell's, ./config.ts, holds every
+ * variable a site server reads); a test may give an environment to read it from instead.
+ */
+export type ServeOptions = ServeOptionsBase & ({ config: ServeConfig; env?: undefined } | { env: NodeJS.ProcessEnv; config?: undefined });
+
+// The variables every site server reads: where it listens, the connection shares, who is believed
+// about the client, its log, and the site's origins its content policy allows.
 const SERVE_VARIABLES = {
-  host: SHELL_VARIABLES.host,
-  connectionsPerClient: SHELL_VARIABLES.connectionsPerClient,
-  trustedProxies: SHELL_VARIABLES.trustedProxies,
-  trustedProxySecret: SHELL_VARIABLES.trustedProxySecret,
+  ...LISTEN_VARIABLES,
+  ...CONNECTION_VARIABLES,
+  ...PROXY_VARIABLES,
+  ...LOG_VARIABLES,
+  ...site.MAP_VARIABLES,
+  ...site.RUNTIME_VARIABLES,
 };
 export type ServeConfig = ConfigOf<typeof SERVE_VARIABLES>;
 
@@ -98,9 +107,9 @@ export async function serveApp({
   services = [],
   releases,
   devServers,
-  env = process.env,
-  config = readConfig(SERVE_VARIABLES, env),
-  logger = createLogger('site', env),
+  env,
+  config = readConfig(SERVE_VARIABLES, env ?? {}),
+  logger = createLogger('site', config.logLevel),
 }: ServeOptions): Promise<Server> {
   const all: ConnectionLimits = { ...LIMITS, connectionsPerClient: config.connectionsPerClient, ...limits };
   const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
@@ -120,7 +129,7 @@ export async function serveApp({
   // A service reads its own body (the collector counts and caps it): Fastify parses none.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
-  app.addHook('onRequest', async (request, reply) => secureResponse(reply.raw, env, devServers?.(request.raw) ?? null));
+  app.addHook('onRequest', async (request, reply) => secureResponse(reply.raw, config, devServers?.(request.raw) ?? null));
 
   /** Hands the answer to code written for Node's own request and response (the services, the page server). */
   async function answerRawly(request: FastifyRequest, reply: FastifyReply, handle: () => Promise<void>) {

@@ -20,7 +20,8 @@ async function startServer(lifecycleOptions, { slowMs = 300 } = {}) {
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const lifecycle = createLifecycle(lifecycleOptions);
+  // No operator variables: this machine may ask the probes, as an instance's default.
+  const lifecycle = createLifecycle({ operator: {}, ...lifecycleOptions });
   lifecycle.serve(server);
   return { server, lifecycle, port: server.address().port };
 }

@@ -5,7 +5,7 @@
 // while instances come and go.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net from 'node:net';
-import { operatorAccess } from '@netnet/server-kit';
+import { operatorAccess, type OperatorSettings } from '@netnet/server-kit';
 
 /** The readiness probe: 200 while the instance takes traffic, 503 while it starts or drains. */
 export const READY_PATH = '/healthz';
@@ -14,7 +14,7 @@ export const LIVE_PATH = '/livez';
 
 /**
  * How long a draining instance keeps idle kept-alive connections open: longer than the front
- * door keeps an idle connection to an instance (4 s, scripts/cluster/nginxConfig.mjs), so nginx
+ * door keeps an idle connection to an instance (4 s, site/cluster/nginxConfig.mjs), so nginx
  * has closed each one itself before the instance would. An instance that closed one first could
  * do it just as nginx sends a request on it: a GET would be retried elsewhere, a POST lost.
  */
@@ -35,8 +35,8 @@ export interface LifecycleOptions {
   /** More to tell in the probes' answers (e.g. the store's state). */
   details?: () => Record<string, unknown>;
   onState?: (state: State) => void;
-  /** NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN: who may ask the probes. */
-  env?: NodeJS.ProcessEnv;
+  /** Who may ask the probes: the instance's OPERATOR_VARIABLES (NETNET_INTERNAL_ADDRESSES, NETNET_OPERATOR_TOKEN). */
+  operator: OperatorSettings;
 }
 
 type Handler = (this: Server, req: IncomingMessage, res: ServerResponse) => void;
@@ -47,9 +47,9 @@ export function createLifecycle({
   hintsAsLinkHeaders = false,
   details = () => ({}),
   onState = () => {},
-  env = process.env,
-}: LifecycleOptions = {}) {
-  const operatorRequest = operatorAccess(env);
+  operator,
+}: LifecycleOptions) {
+  const operatorRequest = operatorAccess(operator);
   let state: State = 'starting';
   let server: Server | null = null;
   const open = new Set<ServerResponse>();
@@ -150,7 +150,7 @@ export type InstanceServer = Server & { storeState?: () => unknown; releaseCode?
 /**
  * Runs one instance process: `start()` makes the server (listening, warmed), then the lifecycle
  * serves it; SIGTERM drains and exits, SIGINT stops at once. Each state is told to a supervising
- * process over IPC when there is one (scripts/cluster/instances.mjs); a container has none.
+ * process over IPC when there is one (site/cluster/instances.mjs); a container has none.
  */
 export async function runInstance({
   name,

@@ -1,9 +1,9 @@
 // One shell instance, as `npm run start:cluster` runs two behind nginx and as a container would
 // run one (docs/deploy.md): the same serveShell() as `npm start`, on PORT, with probes at /healthz
 // and /livez, drained on SIGTERM (./lifecycle.ts). Everything it reads from its environment is in
-// ./config.ts; `--help` lists it.
-import { ConfigError, createLogger } from '@netnet/server-kit';
-import { readShellConfig, shellVariables } from './config.ts';
+// ./config.ts, read here once and handed down; `--help` lists it.
+import { createLogger, readConfigOrExit } from '@netnet/server-kit';
+import { SHELL_VARIABLES, shellVariables } from './config.ts';
 import { runInstance } from './lifecycle.ts';
 import { serveShell } from './shellServer.ts';
 
@@ -12,20 +12,14 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
+const config = readConfigOrExit('shell', SHELL_VARIABLES, process.env);
+const logger = createLogger('shell', config.logLevel);
+
 // Not a top-level await: the bundle Node runs in production (./bundle.mjs) is CommonJS.
-void (async () => {
-  try {
-    const config = readShellConfig();
-    const logger = createLogger('shell');
-    await runInstance({
-      name: config.instanceName ?? `shell:${config.port}`,
-      hintsAsLinkHeaders: config.earlyHints === 'link',
-      log: (line) => logger.info(line),
-      start: () => serveShell({ port: config.port, config, logger }),
-    });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(2);
-  }
-})();
+void runInstance({
+  name: config.instanceName ?? `shell:${config.port}`,
+  hintsAsLinkHeaders: config.earlyHints === 'link',
+  operator: config,
+  log: (line) => logger.info(line),
+  start: () => serveShell({ port: config.port, config, logger }),
+});

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { devPinSources, devPinsFor } from '@netnet/control-plane/instance';
 import { newQaTokenId, signQaToken } from '@netnet/control-plane/testing';
+import site from '@netnet/site';
 import { serveApp } from './httpServer.ts';
 import { contentSecurityPolicy } from './securityHeaders.ts';
 
 const SECRET = 'csp-dev-pin-secret';
 const ENVIRONMENT = 'csp-test';
 const DEV = 'http://127.0.0.1:4321';
-const env = { ...process.env, NETNET_QA_SECRET: SECRET };
 const tokenId = newQaTokenId();
 const token = signQaToken({ secret: SECRET, environment: ENVIRONMENT, id: tokenId, expires: new Date(Date.now() + 3600_000) });
 const dir = mkdtempSync(join(tmpdir(), 'netnet-csp-'));
@@ -27,7 +27,7 @@ before(async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Netnet</title>');
   writeFileSync(join(dir, 'app.0123456789.js'), '/* app */');
-  const pinsOf = (req) => devPinsFor(req, { environment: ENVIRONMENT, remotes: ['remote-title'], qaTokens: new Set([tokenId]), env });
+  const pinsOf = (req) => devPinsFor(req, { environment: ENVIRONMENT, remotes: ['remote-title'], qaTokens: new Set([tokenId]), qaSecret: SECRET });
   server = await serveApp({
     dir,
     port: 0,
@@ -41,6 +41,8 @@ before(async () => {
       const { setCookie } = pinsOf(req);
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...(setCookie && { 'Set-Cookie': setCookie }) }).end('<!doctype html>');
     },
+    // Nothing set: the site's origins are the table's own.
+    env: {},
   });
 });
 after(() => {
@@ -88,7 +90,7 @@ describe('the Content-Security-Policy of a browser with a dev pin', () => {
   });
 
   it("leaves everyone else's policy exactly as it was", async () => {
-    const usual = contentSecurityPolicy();
+    const usual = contentSecurityPolicy(site.readSite({}));
     assert.ok(!usual.includes(DEV));
     for (const [path, headers] of [
       ['/title/604', {}],

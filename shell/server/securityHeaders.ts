@@ -4,14 +4,17 @@
 //  - HTML documents (the shell's pages, a remote's standalone page): a Content-Security-Policy
 //    that allows only the origins Netnet really uses, frame-ancestors 'none' and X-Frame-Options: DENY.
 //
-// The origins come from the same table the runtime documents come from (site.cjs: the catalogue,
+// The origins come from the same table the runtime documents come from (@netnet/site: the catalogue,
 // the auth service, every origin the remote map names, the published releases), so moving a
 // remote to a CDN changes /remotes.json and the policy together. No 'unsafe-eval' (the Module
 // Federation runtime loads remotes with <script src>, never eval) and no inline scripts (the
 // built index.html has none). Style *attributes* are allowed inline (style-src-attr), because
 // React renders `style` props; style sheets themselves come only from our own origins.
 import type { ServerResponse } from 'node:http';
-import { site } from '@netnet/control-plane/instance';
+import site, { type MapSettings, type RuntimeSettings } from '@netnet/site';
+
+/** What the policy's origins come from: the site table's map and runtime variables, from a server's config. */
+export type OriginSettings = MapSettings & RuntimeSettings;
 
 /** The dev servers one browser has pinned, which its documents then allow. */
 export interface DevServers {
@@ -46,11 +49,11 @@ export function originsIn(value: unknown, found = new Set<string>()): Set<string
 }
 
 /** The origins a browser running Netnet talks to, besides its own. */
-export function siteOrigins(env = process.env) {
-  const config = site.runtimeConfig(env) as { catalogueUrl: string; authEmulatorUrl: string | null };
-  const remotes = originsIn(site.remoteMap(env));
+export function siteOrigins(settings: OriginSettings) {
+  const config = site.runtimeConfig(settings);
+  const remotes = originsIn(site.remoteMap(settings));
   // Published releases (rollout) are served from their own origin, named by the rolled-out map.
-  originsIn(site.deployOrigin(env), remotes);
+  originsIn(settings.deployUrl, remotes);
   return {
     catalogue: [httpOrigin(config.catalogueUrl)].filter((origin) => origin !== null),
     remotes: [...remotes].sort(),
@@ -64,8 +67,8 @@ export function siteOrigins(env = process.env) {
  *   styles as <style> elements, so that browser's style-src also allows inline style elements;
  *   scripts stay as strict as everyone's (dev builds use no eval: webpack.shared.js).
  */
-export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null): string {
-  const { catalogue, remotes, auth } = siteOrigins(env);
+export function contentSecurityPolicy(settings: OriginSettings, devServers: DevServers | null = null): string {
+  const { catalogue, remotes, auth } = siteOrigins(settings);
   const dev = devServers?.origins.length ? devServers.origins : [];
   const devStyles = dev.length ? ["'unsafe-inline'"] : [];
   const devSockets = devServers && dev.length ? devServers.websockets : [];
@@ -94,8 +97,8 @@ export const everyResponseHeaders = {
   'Referrer-Policy': 'strict-origin',
 };
 
-export function documentHeaders(env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null) {
-  return { 'Content-Security-Policy': contentSecurityPolicy(env, devServers), 'X-Frame-Options': 'DENY' };
+export function documentHeaders(settings: OriginSettings, devServers: DevServers | null = null) {
+  return { 'Content-Security-Policy': contentSecurityPolicy(settings, devServers), 'X-Frame-Options': 'DENY' };
 }
 
 function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string {
@@ -110,12 +113,12 @@ function contentTypeOf(res: ServerResponse, writeHeadArgs: unknown[]): string {
  * 304, whose headers replace the cached copy's: a revalidated index.html keeps its policy.
  * `devServers`: this request's browser's dev pins, if it has any (see contentSecurityPolicy).
  */
-export function secureResponse(res: ServerResponse, env: NodeJS.ProcessEnv = process.env, devServers: DevServers | null = null): void {
+export function secureResponse(res: ServerResponse, settings: OriginSettings, devServers: DevServers | null = null): void {
   for (const [name, value] of Object.entries(everyResponseHeaders)) res.setHeader(name, value);
   const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
   res.writeHead = function writeSecureHead(this: ServerResponse, status: number, ...rest: unknown[]) {
     if (status === 304 || /^text\/html\b/i.test(contentTypeOf(res, rest))) {
-      for (const [name, value] of Object.entries(documentHeaders(env, devServers))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(documentHeaders(settings, devServers))) res.setHeader(name, value);
     }
     return writeHead.call(this, status, ...rest);
   } as ServerResponse['writeHead'];

@@ -26,12 +26,12 @@ import {
   qaTokenRedirect,
   quote,
   remoteMapFor,
-  site,
   throttledLog,
   ticketSecrets,
   watchMap,
 } from '@netnet/control-plane/instance';
 import { clientAddress, createLogger, parseTrustedProxies, viaHttps, type Logger } from '@netnet/server-kit';
+import site from '@netnet/site';
 import { readShellConfig, type ShellConfig } from './config.ts';
 import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
 import { releaseFilesFrom, type ReleaseFiles } from './releaseFiles.ts';
@@ -58,13 +58,13 @@ interface PageServerBuild {
 type Live = Awaited<ReturnType<typeof watchMap>>;
 
 /** Releases a report may name: published ones (as this instance knows them) and each remote's own build. */
-function knownReleases(live: Live, env = process.env) {
-  const own = new Set(Object.entries(site.remoteMap(env).remotes).map(([remote, { stable }]) => `${remote} ${stable.version}`));
+function knownReleases(live: Live, config: ShellConfig) {
+  const own = new Set(Object.entries(site.remoteMap(config).remotes).map(([remote, { stable }]) => `${remote} ${stable.version}`));
   return (remote: string, release: string) =>
     own.has(`${remote} ${release}`) || Boolean(live.current().releases.get(remote)?.some((known) => known.version === release));
 }
 
-export interface ShellOptions {
+interface ShellOptionsBase {
   port: number;
   /** Whose rollout map (in the store) /remotes.json and the pages use (default: NETNET_ENV, else local). */
   environment?: string;
@@ -78,11 +78,11 @@ export interface ShellOptions {
   releasesPort?: number;
   /** An openDatabase() result to use (else one is opened, and closed with the server). */
   database?: Awaited<ReturnType<typeof openDatabase>>;
-  /** The instance's config, read once by its entry (./main.ts); read from `env` when not given. */
-  config?: ShellConfig;
-  env?: NodeJS.ProcessEnv;
   logger?: Logger;
 }
+
+/** The instance's config, read once by its entry (./main.ts, npm start); a test may give an environment to read it from instead. */
+export type ShellOptions = ShellOptionsBase & ({ config: ShellConfig; env?: undefined } | { env: NodeJS.ProcessEnv; config?: undefined });
 
 /** Where releases' server code runs on this instance: in the sandbox, or nowhere (their areas render in the browser). */
 export type ReleaseCodeState = { runs: 'sandboxed' } | { runs: 'nowhere'; why: string };
@@ -90,19 +90,19 @@ export type ReleaseCodeState = { runs: 'sandboxed' } | { runs: 'nowhere'; why: s
 export type ShellServer = Server & { storeState: () => unknown; releaseCode: ReleaseCodeState };
 
 /** The shell's server, listening; closing it closes the store. */
-export async function serveShell({ port, environment, ssr, releasesPort, database, env = process.env, config = readShellConfig(env), logger = createLogger('shell', env) }: ShellOptions): Promise<ShellServer> {
+export async function serveShell({ port, environment, ssr, releasesPort, database, env, config = readShellConfig(env ?? {}), logger = createLogger('shell', config.logLevel) }: ShellOptions): Promise<ShellServer> {
   const environmentName = environment ?? config.environment;
   const renders = ssr ?? config.ssr === 'on';
   const ownDatabase = !database;
   // As the instances' role: it reads the map and the releases and adds release-health counts; it
   // may change no map at all, the guard being a process of its own (docs/store.md, "Roles").
-  const store = database ?? (await openDatabase({ role: 'instance' }));
+  const store = database ?? (await openDatabase({ store: config, role: 'instance' }));
   const storeLog = logger.child({ part: 'store' });
   // A new map starts the render processes of its new releases at once, not with their first page.
   let mapChanged = () => {};
   const live = await watchMap({ db: store.pool, config: store.config, environment: environmentName, log: (line: string) => storeLog.info(line), onChange: () => mapChanged() });
   // Releases' files: any release the store lists, from this instance's working copy of it.
-  const workingDir = site.deployDir(env);
+  const workingDir = config.deployDir;
   mkdirSync(workingDir, { recursive: true });
   const hasRelease = releaseFilesFrom({
     db: store.pool,
@@ -113,7 +113,7 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
   });
   const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease });
   // Listening before the warm-up below, which fetches the server builds from this origin.
-  const releasesServer = releasesPort === undefined ? null : await serveApp({ dir: workingDir, port: releasesPort, releases: releases(''), env, config, logger });
+  const releasesServer = releasesPort === undefined ? null : await serveApp({ dir: workingDir, port: releasesPort, releases: releases(''), config, logger });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
   const trusted = parseTrustedProxies(config.trustedProxies, config.trustedProxySecret);
@@ -123,7 +123,7 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
   const devPins = (req: IncomingMessage) => {
     let pins = devPinsOf.get(req);
     if (!pins) {
-      pins = devPinsFor(req, { environment: environmentName, remotes: site.remotes, qaTokens: live.current().qaTokens, secure: viaHttps(req, trusted) });
+      pins = devPinsFor(req, { environment: environmentName, remotes: site.remotes, qaTokens: live.current().qaTokens, qaSecret: config.qaSecret, secure: viaHttps(req, trusted) });
       for (const { remote, value, reason } of pins.refused) {
         refusedPin(`dev pin of ${quote(remote)} refused for ${quote(clientAddress(req, trusted))}: ${quote(value)}: ${quote(reason)}`);
       }
@@ -145,8 +145,8 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     const { pins, token } = devPins(req);
     const header = req.headers['x-netnet-qa-token'];
     const qaToken = (typeof header === 'string' ? header : undefined) ?? token ?? qaTokenFromCookie(req.headers.cookie) ?? undefined;
-    if (qaToken !== undefined || Object.keys(pins).length > 0) return remoteMapFor(environmentName, known, env, { qaToken, devPins: pins });
-    if (members.known !== known) members = { known, map: Object.freeze(remoteMapFor(environmentName, known, env)) };
+    if (qaToken !== undefined || Object.keys(pins).length > 0) return remoteMapFor(environmentName, known, config, { qaToken, devPins: pins });
+    if (members.known !== known) members = { known, map: Object.freeze(remoteMapFor(environmentName, known, config)) };
     return members.map;
   };
   // A QA link (?qa-token=…): answered with a redirect to the address without the token, which
@@ -167,6 +167,8 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
   // Release-health tickets: several servers share the secret; `npm start` makes one up per start.
   // A page gets its ticket once it runs (POST /health/ticket), never with its HTML or its map.
   const secrets = ticketSecrets({ current: config.ticketSecret, previous: config.ticketSecretPrevious, local: environmentName !== 'production' });
+  // What a page's code, in the browser and in its render process, is told of the site (/config.json).
+  const runtime = site.runtimeConfig(config);
   const pageServer = createRequire(import.meta.url)(join(root, 'shell/dist/server/pageServer.js')) as PageServerBuild;
   const tickets = createTicketService({
     secrets,
@@ -175,7 +177,7 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     releasesFor: (req, identity) => pageServer.ticketReleasesOf(remoteMap(req), identity),
   });
   const health = createHealthStore({ db: store.pool, environment: environmentName });
-  const collector = createCollector({ store: health, secrets, trusted, isKnownRelease: knownReleases(live, env) });
+  const collector = createCollector({ store: health, secrets, trusted, otlp: config, isKnownRelease: knownReleases(live, config) });
   const healthLog = logger.child({ part: 'health' });
   // Each release's server build renders in processes of its own, never in this one (docs/sandbox.md).
   const renderLog = logger.child({ part: 'render' });
@@ -187,11 +189,11 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     if (environmentName === 'production') throw new Error(`NETNET_ENV=production runs releases' server code only in the render sandbox: ${sandbox.why}.`);
     renderLog.warn(`releases' server code does not run here (${sandbox.why}): their areas render in the browser only (docs/sandbox.md).`);
   }
-  const areas = releaseCode.runs === 'sandboxed' ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: site.runtimeConfig(), log: (line) => renderLog.warn(line) }) : undefined;
+  const areas = releaseCode.runs === 'sandboxed' ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: runtime, log: (line) => renderLog.warn(line) }) : undefined;
   const pages = renders
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),
-        config: site.runtimeConfig(),
+        config: runtime,
         remoteMap,
         areas,
         log: { warn: (line) => renderLog.warn(line), error: (line) => renderLog.error(line) },
@@ -217,16 +219,15 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     spa: true,
     // The server's own code is not for browsers.
     only: (path) => !path.startsWith('/server/'),
-    documents: { '/config.json': () => site.runtimeConfig(), '/remotes.json': remoteMap },
+    documents: { '/config.json': () => runtime, '/remotes.json': remoteMap },
     pages,
-    services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state(), renderProcesses: areas && (() => areas.running()) })],
+    services: [qaLinks, collector, tickets, createMetrics({ collector, storeState: () => live.state(), renderProcesses: areas && (() => areas.running()), operator: config })],
     releases: releases('/releases'),
     // Only the documents of a browser with dev pins allow its dev servers.
     devServers: (req) => {
       const { pins } = devPins(req);
       return Object.keys(pins).length ? devPinSources(pins) : null;
     },
-    env,
     config,
     logger,
   })) as ShellServer;

@@ -11,7 +11,7 @@ export interface Running {
 }
 
 export async function serve(options: CatalogueServerOptions = {}): Promise<Running> {
-  const logger = createLogger('catalogue', { NETNET_LOG_LEVEL: 'silent' });
+  const logger = createLogger('catalogue', 'silent');
   const server = createCatalogueServer({ today: '2025-06-01', logger, ...options });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.app.server.address() as AddressInfo;

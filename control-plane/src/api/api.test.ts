@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type pg from 'pg';
 import { publishUpload } from '../releases/upload.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 import type { Database } from '../store/database.ts';
 import { registerRelease } from '../store/releases.ts';
 import { updateRollout, type Rollout } from '../store/rollouts.ts';

@@ -2,27 +2,30 @@
 // team's pipeline runs"): with NETNET_CONTROL_URL and NETNET_TOKEN set they send their change to
 // the API, which checks the token's scope and writes the store; with neither they work on this
 // checkout's store as before. One set without the other is a mistake, refused rather than guessed.
+import { variable } from '@netnet/server-kit';
+import { z } from 'zod';
 import { DeployError, messageOf } from '../errors.ts';
+
+/** Read by the release and rollout commands. */
+export const API_TARGET_VARIABLES = {
+  controlUrl: variable(
+    'NETNET_CONTROL_URL',
+    z.url({ protocol: /^https?$/, error: 'not an http(s) URL (like http://127.0.0.1:8070)' }).optional(),
+    'with NETNET_TOKEN: the control-plane API release and rollout go through (docs/pipelines.md); neither: they use the store directly; one alone is refused',
+  ),
+  token: variable('NETNET_TOKEN', z.string().optional(), 'with NETNET_CONTROL_URL: the API token the commands call it with (npm run tokens -- create)'),
+};
 
 export interface ApiTarget {
   url: string;
   token: string;
 }
 
-/** Where the API is and the token to call it with, or null: work on this checkout's store. */
-export function apiTarget(env: NodeJS.ProcessEnv = process.env): ApiTarget | null {
-  const url = env.NETNET_CONTROL_URL ?? '';
-  const token = env.NETNET_TOKEN ?? '';
+/** Where the API is and the token to call it with (a command's API_TARGET_VARIABLES), or null: work on this checkout's store. */
+export function apiTarget({ controlUrl: url, token }: { controlUrl?: string | undefined; token?: string | undefined }): ApiTarget | null {
   if (!url && !token) return null;
   if (!url) throw new DeployError('NETNET_TOKEN is set but NETNET_CONTROL_URL is not: set both to go through the control-plane API, or neither to use this checkout\'s store.');
   if (!token) throw new DeployError(`NETNET_CONTROL_URL is set (${url}) but NETNET_TOKEN is not: the API takes no call without a token (npm run tokens -- create).`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new DeployError(`NETNET_CONTROL_URL "${url}" is not a URL (like http://127.0.0.1:8070).`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new DeployError(`NETNET_CONTROL_URL must be an http(s) URL, not "${url}".`);
   return { url: url.replace(/\/+$/, ''), token };
 }
 

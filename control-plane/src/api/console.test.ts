@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { publishUpload } from '../releases/upload.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 import { registerRelease } from '../store/releases.ts';
 import { readRollout, updateRollout } from '../store/rollouts.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';

@@ -9,10 +9,11 @@ import { parse } from 'yaml';
 import { publishUpload } from '../releases/upload.ts';
 import { describeApi, NO_DATABASE, OPENAPI_FILE } from './openapi.ts';
 import { createApi } from './server.ts';
+import { readApiConfig } from '../config.ts';
 
 describe('control-plane/openapi.yaml', () => {
   it('is what the routes and their schemas say (npm run openapi -w @netnet/control-plane writes it)', async () => {
-    const app = await createApi({ database: NO_DATABASE, publish: publishUpload, env: { ...process.env, NETNET_LOG_LEVEL: 'silent' } });
+    const app = await createApi({ database: NO_DATABASE, publish: publishUpload, env: {}, config: readApiConfig({ NETNET_LOG_LEVEL: 'silent' }) });
     try {
       await app.ready();
       const written = describeApi(app);

@@ -68,9 +68,6 @@ export async function rolloutThroughApi({
     }
     return;
   }
-  if (command === 'guard') {
-    throw new DeployError('the guard runs beside the store (every instance of the site runs one), not through the API: unset NETNET_CONTROL_URL to run it here.');
-  }
   if (!isRolloutCommand(command)) throw new DeployError(`Unknown command "${command}".`);
   if (!remote) throw new DeployError(`${command} needs a remote.`);
   const path = `${at}/remotes/${encodeURIComponent(remote)}/${command}`;

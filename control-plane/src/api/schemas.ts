@@ -3,7 +3,7 @@
 // answer to them, and control-plane/openapi.yaml is written from them (bin/openapi.ts). A schema
 // given an `id` here is one of the document's components.
 import { z } from 'zod';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 
 /**
  * Where the document finds its components and every field's description: zod's own registry,

@@ -14,6 +14,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject, hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import { clientKey, CONNECTION_LIMITS, createLogger, limitConnections, loggerOptions, serverOptions, trustedProxiesFrom, type Logger, type TrustedProxies } from '@netnet/server-kit';
+import { readApiConfig, type ApiConfig } from '../config.ts';
 import { UPLOAD_LIMITS, type publishUpload } from '../releases/upload.ts';
 import { messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
@@ -53,7 +54,10 @@ export type PublishUpload = typeof publishUpload;
 export interface ApiOptions {
   database: Database;
   publish: PublishUpload;
-  env?: NodeJS.ProcessEnv;
+  /** The environment the API's entry read its config from (a test's own). */
+  env: NodeJS.ProcessEnv;
+  /** The API's config (../config.ts), read once by its entry; read from `env` when not given. */
+  config?: ApiConfig;
   limits?: Partial<ApiLimits>;
   logger?: Logger;
 }
@@ -62,6 +66,11 @@ export interface ApiOptions {
 export interface ApiContext {
   database: Database;
   publish: PublishUpload;
+  config: ApiConfig;
+  /**
+   * Only for the modules that still take an environment rather than settings (releases/upload.ts,
+   * releases/originFolder.ts): it holds the variables API_VARIABLES read, checked at start.
+   */
   env: NodeJS.ProcessEnv;
   limits: ApiLimits;
   events: ConsoleEvents;
@@ -97,9 +106,9 @@ function messageFor(error: unknown, request: FastifyRequest, status: number): st
 }
 
 /** The API server, not yet listening (`await app.listen(…)`, or startApi). */
-export async function createApi({ database, publish, env = process.env, limits = {}, logger = createLogger('control-api', env) }: ApiOptions): Promise<FastifyInstance> {
+export async function createApi({ database, publish, env, config = readApiConfig(env), limits = {}, logger = createLogger('control-api', config.logLevel) }: ApiOptions): Promise<FastifyInstance> {
   const all: ApiLimits = { ...API_LIMITS, ...limits };
-  const trusted = trustedProxiesFrom(env);
+  const trusted = trustedProxiesFrom(config);
   const backoff = createAuthBackoff();
   const app = Fastify({
     ...serverOptions(all),
@@ -124,6 +133,7 @@ export async function createApi({ database, publish, env = process.env, limits =
   const context: ApiContext = {
     database,
     publish,
+    config,
     env,
     limits: all,
     events: consoleEvents(database.config),
@@ -190,10 +200,9 @@ export async function createApi({ database, publish, env = process.env, limits =
   return app;
 }
 
-/** The API listening on `port` (NETNET_CONTROL_PORT, 8070) at `host` ($HOST, else 127.0.0.1: this machine only). */
-export async function startApi(options: ApiOptions & { port: number; host?: string }): Promise<FastifyInstance> {
-  const { port, host = options.env?.HOST || process.env.HOST || '127.0.0.1' } = options;
+/** The API listening on its config's port and host (NETNET_CONTROL_PORT, 8070; HOST, 127.0.0.1: this machine only). */
+export async function startApi(options: ApiOptions & { config: ApiConfig }): Promise<FastifyInstance> {
   const app = await createApi(options);
-  await app.listen({ port, host });
+  await app.listen({ port: options.config.controlPort, host: options.config.host });
   return app;
 }

@@ -5,7 +5,7 @@
 // it is printed once, by `npm run tokens -- create`.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DeployError } from '../errors.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 import type { Queryable } from '../store/database.ts';
 import { insertToken, markTokenUsed, revokeTokenRow, tokenNamed, type Scope } from '../store/tokens.ts';
 

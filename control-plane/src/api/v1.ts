@@ -10,9 +10,8 @@ import { remoteMapFor } from '../rollouts/remoteMap.ts';
 import { parsePercent } from '../rollouts/commands.ts';
 import { changeRollout, type RolloutCommand } from '../rollouts/change.ts';
 import { assertVersion } from '../names.ts';
-import { deployDir } from '../releases/originFolder.ts';
 import { messageOf } from '../errors.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 import { listReleases } from '../store/releases.ts';
 import { auditTrail, Conflict, emptyRollout, readRollout, updateRollout, type RemotePlan } from '../store/rollouts.ts';
 import { ApiError } from './refusal.ts';
@@ -128,7 +127,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
           context.database.pool,
           where,
           { command: command as RolloutCommand, remote, version: given.version, percent, skipGate: given.skipCompatibilityGate === true, expected: given.expected },
-          { actor: request.caller!.actor, warn: (line) => warnings.push(line), env: context.env },
+          { actor: request.caller!.actor, warn: (line) => warnings.push(line), gate: context.config },
         );
         return reply.send({ environment: where, mapVersion: written.version, remote, plan: written.rollout.remotes[remote] ?? null, warnings });
       },
@@ -149,8 +148,8 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
       const db = context.database.pool;
       const remotes = remotesIn(request.caller!, site.remotes);
       const [{ version, rollout }, releases] = await Promise.all([readRollout(db, where), listReleases(db)]);
-      const health = await healthReport({ db, environment: where, rollout, remotes });
-      const served = remoteMapFor(where, { rollout, releases }, context.env);
+      const health = await healthReport({ db, environment: where, rollout, remotes, minFailingNetworks: context.config.minFailingNetworks });
+      const served = remoteMapFor(where, { rollout, releases }, context.config);
       const changes = (await auditTrail(db, where, 50)).filter((entry) => entry.remote !== null && remotes.includes(entry.remote)).slice(0, 10);
       return reply.send({
         environment: where,
@@ -264,7 +263,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
           contentType: request.headers['content-type'],
           browserOnly: request.query.browserOnly === 'true',
           db: context.database,
-          deployDir: deployDir(context.env),
+          deployDir: context.config.deployDir,
           env: context.env,
           // Who published it, recorded with the registration (and so in the audit trail).
           publishedBy: request.caller!.actor,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openDatabase } from '../store/database.ts';
+import { openDatabase, readStoreSettings } from '../store/database.ts';
 import { embeddedDir, startEmbedded } from '../store/embedded.ts';
 import { readRollout } from '../store/rollouts.ts';
 import { commandFixtures, root } from './testing.ts';
@@ -85,16 +85,16 @@ describe('the embedded database', () => {
   it('is started by the first command that needs it, in <deploy>/.database, and left running for the next', async () => {
     // No DATABASE_URL: what a release owner gets in a checkout where the site is not running.
     const env = { DATABASE_URL: '', DATABASE_URL_CLI: '' };
-    const local = { NETNET_DEPLOY_DIR: deploy };
+    const local = readStoreSettings({ NETNET_DEPLOY_DIR: deploy });
     try {
       const published = harness.cliWith(env, 'release', 'remote-title', '--version', '1.3.0', '--from', fakeBuild('remote-title', '1.3.0'));
       assert.equal(published.code, 0, published.err);
-      assert.equal(existsSync(join(embeddedDir(local), 'PG_VERSION')), true);
+      assert.equal(existsSync(join(embeddedDir(local.deployDir), 'PG_VERSION')), true);
       assert.equal(harness.cliWith(env, 'rollout', 'stable', 'remote-title', '1.3.0').code, 0);
       assert.match(harness.cliWith(env, 'rollout', 'status').out, /remote-title\s+stable 1\.3\.0 · published 1\.3\.0\n/);
-      const running = await startEmbedded(local);
+      const running = await startEmbedded(local.deployDir);
       assert.equal(running.startedHere, false, 'the commands left it running');
-      const store = await openDatabase({ env: local, max: 1 });
+      const store = await openDatabase({ store: local, max: 1 });
       try {
         assert.deepEqual((await readRollout(store.pool, 'local')).rollout, { remotes: { 'remote-title': { stable: '1.3.0', history: [] } } });
       } finally {
@@ -103,7 +103,7 @@ describe('the embedded database', () => {
       // The test's own database saw none of it.
       assert.deepEqual(await registered(), []);
     } finally {
-      if (existsSync(join(embeddedDir(local), 'PG_VERSION'))) await (await startEmbedded(local)).stop();
+      if (existsSync(join(embeddedDir(local.deployDir), 'PG_VERSION'))) await (await startEmbedded(local.deployDir)).stop();
     }
   });
 });

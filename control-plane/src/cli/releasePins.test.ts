@@ -8,11 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { readConfig } from '@netnet/server-kit';
+import site from '@netnet/site';
 import { standingQaTokens } from '../store/qaTokens.ts';
 import { listReleases } from '../store/releases.ts';
 import { updateRollout, type Rollout } from '../store/rollouts.ts';
 import { cliHarness, type CliHarness } from './testing.ts';
-import { newQaTokenId, signQaToken } from '../rollouts/qaToken.ts';
+import { newQaTokenId, QA_SECRET_VARIABLES, signQaToken } from '../rollouts/qaToken.ts';
 import { remoteMapFor, type RemoteMap } from '../rollouts/remoteMap.ts';
 
 const SECRET = 'qa-secret-for-tests';
@@ -41,8 +43,8 @@ function publish(version: string) {
 /** /remotes.json as the shell's server builds it for one request, from what the store holds. */
 async function mapFor(environment: string, { token, secret }: { token?: string; secret?: string } = {}) {
   const [{ rollout }, releases, qaTokens] = await Promise.all([harness.readRollout(environment), listReleases(harness.db), standingQaTokens(harness.db, environment)]);
-  const env = harness.cliEnv(secret ? { NETNET_QA_SECRET: secret } : {});
-  return remoteMapFor(environment, { rollout, releases, qaTokens }, env, { qaToken: token });
+  const settings = readConfig({ ...site.MAP_VARIABLES, ...QA_SECRET_VARIABLES }, harness.cliEnv(secret ? { NETNET_QA_SECRET: secret } : {}));
+  return remoteMapFor(environment, { rollout, releases, qaTokens }, settings, { qaToken: token });
 }
 const pinnable = (map: RemoteMap) => map.remotes['remote-title']?.pinnable.map((pin) => pin.version);
 

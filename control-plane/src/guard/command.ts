@@ -78,18 +78,21 @@ export async function guardCommand({
   db,
   environment,
   options,
+  minFailingNetworks,
   log = console.log,
   warn = console.error,
 }: {
   db: Store;
   environment: string;
   options: GuardCommandOptions;
+  /** From the guard's config (NETNET_GUARD_MIN_NETWORKS). */
+  minFailingNetworks: number;
   log?: (line: string) => void;
   warn?: (line: string) => void;
 }): Promise<void> {
   const { stages, minStageSessions, intervalMs, once } = options;
   const holder = guardName();
-  const guard = { db, environment, holder, stages, minStageSessions, intervalMs, log };
+  const guard = { db, environment, holder, stages, minStageSessions, intervalMs, minFailingNetworks, log };
   const state: GuardState = {};
   if (once) {
     // A single pass gives its lease up as it ends, as a guard that stops does (startGuard's

@@ -19,7 +19,7 @@ import { acquireLease, releaseLease } from '../store/lease.ts';
 import { listReleases, type Releases } from '../store/releases.ts';
 import { Conflict, guardRollback, LeaseLost, readRollout, updateRollout, type Canary, type GuardHistoryEntry, type Rollout } from '../store/rollouts.ts';
 import { countsSince, failureNetworks, failuresByNetwork, minuteOf, type Figures, type Series } from '../health/figures.ts';
-import { minFailingNetworks, NETWORK_RULES } from '../health/network.ts';
+import { NETWORK_RULES } from '../health/network.ts';
 import { emptyHistogram } from '../health/histogram.ts';
 import {
   failureTest,
@@ -435,7 +435,7 @@ export async function runGuard({
   current.prune(now);
   const sessionNetworks = options.sessionNetworks ?? (await readSessionNetworks(db, environment, { now }));
   const stageStarts = trackStages(rollout, state, now);
-  const decisions = decide(current, rollout, { minFailingNetworks: minFailingNetworks(), ...options, sessionNetworks, stageStarts, now });
+  const decisions = decide(current, rollout, { ...options, sessionNetworks, stageStarts, now });
   const applied: Decision[] = [];
   const keepHistory = options.keepHistory ?? GUARD_DEFAULTS.keepHistory;
   // What a rollback or a widening may point at: the releases the store lists (read only when

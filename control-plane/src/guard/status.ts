@@ -5,7 +5,7 @@
 import { DeployError, messageOf } from '../errors.ts';
 import type { Figures, Series } from '../health/figures.ts';
 import { decide, type Decision, type Evidence } from './guard.ts';
-import { minFailingNetworks } from '../health/network.ts';
+import { NETWORK_RULES } from '../health/network.ts';
 import { quantile, countOf } from '../health/histogram.ts';
 import type { Queryable } from '../store/database.ts';
 import { readFigures, readSessionNetworks } from '../health/counts.ts';
@@ -119,12 +119,15 @@ export async function healthReport({
   environment,
   rollout,
   remotes,
+  minFailingNetworks = NETWORK_RULES.minFailingNetworks,
   now = Date.now(),
 }: {
   db: Queryable;
   environment: string;
   rollout: Rollout | null;
   remotes: string[];
+  /** The guard's rule (NETNET_GUARD_MIN_NETWORKS), which the decisions shown follow. */
+  minFailingNetworks?: number;
   now?: number;
 }): Promise<{ header: string[]; byRemote: Map<string, string[]>; evidence: Map<string, GuardEvidence> }> {
   const figures = await figuresOf(db, environment, { now });
@@ -133,7 +136,7 @@ export async function healthReport({
     ? [`release health over the last ${figures.windowMinutes} min (read ${when(new Date(now).toISOString())})`]
     : [`release health: nothing reported in the last ${figures.windowMinutes} min`];
   const decisions = new Map(
-    decide(figures, rollout, { now, minFailingNetworks: minFailingNetworks(), ...(sessionNetworks && { sessionNetworks }) }).map((decision) => [decision.remote, decision]),
+    decide(figures, rollout, { now, minFailingNetworks, ...(sessionNetworks && { sessionNetworks }) }).map((decision) => [decision.remote, decision]),
   );
   const byRemote = new Map<string, string[]>();
   const evidence = new Map<string, GuardEvidence>();

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createCollector, routingKey, type Collector, type CollectorOptions } from './collector.ts';
 import { createFigures, type Counted, type FiguresJson } from './figures.ts';
-import { metricsPayload, otlpEndpoint, otlpHeaders } from './otlp.ts';
+import { readConfig, parseTrustedProxies } from '@netnet/server-kit';
+import { metricsPayload, otlpEndpoint, otlpHeaders, OTLP_VARIABLES } from './otlp.ts';
 import { NETWORK_RULES, networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
 import { createHealthStore, readFigures, type HealthStore } from './counts.ts';
@@ -122,7 +123,7 @@ describe('the collector', () => {
     at = T0;
     environment = `collector-${(environments += 1)}`;
     store = createHealthStore({ db: database.pool, environment });
-    collector = createCollector({ store, secrets: SECRETS, now: () => at, env: {}, rate, isKnownRelease: (_remote, release) => release !== '6.6.6' });
+    collector = createCollector({ store, secrets: SECRETS, now: () => at, rate, isKnownRelease: (_remote, release) => release !== '6.6.6' });
     server = await listen((req, res) => collector.handle(req, res));
     port = portOf(server);
   });
@@ -183,7 +184,7 @@ describe('the collector', () => {
 
   it('answers 503 and counts nothing when the store cannot write', async () => {
     const failing = { figures: createFigures(), append: async () => Promise.reject(new Error('disk full')) };
-    const other = createCollector({ store: failing, secrets: SECRETS, now: () => T0, env: {} });
+    const other = createCollector({ store: failing, secrets: SECRETS, now: () => T0 });
     const otherServer = await listen((req, res) => other.handle(req, res));
     const response = await send(portOf(otherServer), { body: batch() });
     otherServer.close();
@@ -212,7 +213,7 @@ describe('the collector', () => {
 describe('the rate limit key', () => {
   it('is what clientOf says, so members behind one proxy do not share a bucket', async () => {
     const store = { figures: createFigures(), append: async () => {} };
-    const collector = createCollector({ store, secrets: SECRETS, env: {}, now: () => T0, clientOf: (req) => String(req.headers['x-client']) });
+    const collector = createCollector({ store, secrets: SECRETS, now: () => T0, clientOf: (req) => String(req.headers['x-client']) });
     const server = await listen((req, res) => collector.handle(req, res));
     const port = portOf(server);
     const statuses = async (client: string, count: number) => {
@@ -241,7 +242,7 @@ describe('what is charged to a client', () => {
   };
 
   it('is only what passes every check: junk from an address leaves its real reports their whole rate', async () => {
-    const { port, close } = await collectorWith({ env: {} });
+    const { port, close } = await collectorWith({});
     try {
       const junk: { body: string; headers?: Record<string, string> }[] = [
         { body: 'not json' },
@@ -261,7 +262,7 @@ describe('what is charged to a client', () => {
   });
 
   it('has a cap for all clients together besides each client’s', async () => {
-    const { port, close } = await collectorWith({ env: {}, globalRate: { perSecond: 1, burst: 3 }, clientOf: (req) => String(req.headers['x-client']) });
+    const { port, close } = await collectorWith({ globalRate: { perSecond: 1, burst: 3 }, clientOf: (req) => String(req.headers['x-client']) });
     try {
       const each: (number | undefined)[] = [];
       for (const client of ['a', 'b', 'c', 'd']) each.push(...(await statuses(port, 1, { headers: { 'X-Client': client } })));
@@ -273,7 +274,7 @@ describe('what is charged to a client', () => {
 
   it('is by the client a trusted proxy names, and by the socket’s address for anyone else', async () => {
     const rate = { perSecond: 1, burst: 2 };
-    const behindProxy = await collectorWith({ env: { NETNET_TRUSTED_PROXIES: '127.0.0.1' }, rate });
+    const behindProxy = await collectorWith({ trusted: parseTrustedProxies('127.0.0.1'), rate });
     try {
       const a = { from: '127.0.0.1', client: '203.0.113.1', headers: { 'X-Real-IP': '203.0.113.1' } };
       assert.deepEqual(await statuses(behindProxy.port, 3, a), [204, 204, 429]);
@@ -294,7 +295,7 @@ describe('another site', () => {
   let port: number;
   before(async () => {
     const store = { figures: createFigures(), append: async () => {} };
-    const collector = createCollector({ store, secrets: SECRETS, env: {}, now: () => T0 });
+    const collector = createCollector({ store, secrets: SECRETS, now: () => T0 });
     server = await listen((req, res) => collector.handle(req, res));
     port = portOf(server);
   });
@@ -316,11 +317,18 @@ describe('another site', () => {
 });
 
 describe('the OTLP export', () => {
+  const otlp = (env: NodeJS.ProcessEnv) => readConfig(OTLP_VARIABLES, env);
+
   it('reads the standard endpoint and header variables', () => {
-    assert.equal(otlpEndpoint({}), null);
-    assert.equal(otlpEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }), 'http://otel:4318/v1/metrics');
-    assert.equal(otlpEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m:9/x' }), 'http://m:9/x');
-    assert.deepEqual(otlpHeaders({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-team = web ,broken' }), { 'api-key': 'a=b', 'x-team': 'web' });
+    assert.equal(otlpEndpoint(otlp({})), null);
+    assert.equal(otlpEndpoint(otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' })), 'http://otel:4318/v1/metrics');
+    assert.equal(otlpEndpoint(otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m:9/x' })), 'http://m:9/x');
+    assert.deepEqual(otlpHeaders(otlp({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-team = web ,broken' })), { 'api-key': 'a=b', 'x-team': 'web' });
+  });
+
+  it('refuses at start what is no URL or no number of milliseconds, naming the variable', () => {
+    assert.throws(() => otlp({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }), /OTEL_EXPORTER_OTLP_ENDPOINT="otel:4318"/);
+    assert.throws(() => otlp({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' }), /OTEL_METRIC_EXPORT_INTERVAL="soon"/);
   });
 
   it('builds cumulative sums and an LCP gauge in the OTLP JSON shape', () => {
@@ -372,11 +380,11 @@ describe('the OTLP export', () => {
       store,
       secrets: SECRETS,
       now: () => T0,
-      env: {
+      otlp: otlp({
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${portOf(otel)}`,
         OTEL_EXPORTER_OTLP_HEADERS: 'api-key=secret',
         OTEL_METRIC_EXPORT_INTERVAL: '20',
-      },
+      }),
     });
     const server = await listen((req, res) => collector.handle(req, res));
     assert.equal((await send(portOf(server), { body: batch(report(), report()) })).status, 204);
@@ -412,7 +420,7 @@ describe('tickets', () => {
     const figures = createFigures();
     const store = { figures, append: async (reports: Counted[], when: number) => figures.record(reports, when) };
     // A generous rate: these tests are about what counts, not how often one may send.
-    collector = createCollector({ store, secrets: SECRETS, now: () => at, env: {}, rate: { perSecond: 1000, burst: 1000 } });
+    collector = createCollector({ store, secrets: SECRETS, now: () => at, rate: { perSecond: 1000, burst: 1000 } });
     server = await listen((req, res) => collector.handle(req, res));
     port = portOf(server);
   });

@@ -16,12 +16,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { HealthStore } from './counts.ts';
-import { clientAddress, clientKey, createRateLimit, trustedProxiesFrom, type Rate, type TrustedProxies } from '@netnet/server-kit';
+import { clientAddress, clientKey, createRateLimit, parseTrustedProxies, type Rate, type TrustedProxies } from '@netnet/server-kit';
 import type { Counted, Figures } from './figures.ts';
 import { networkOf, networkTag } from './network.ts';
 import type { Report } from '@netnet/rollout/reports';
 import { parseBatch, MAX_BODY_BYTES } from './reports.ts';
-import { startOtlpExport, type Counters } from './otlp.ts';
+import { startOtlpExport, type Counters, type OtlpSettings } from './otlp.ts';
 import { createDeviceCounter, createPageLoadMemo, ticketCovers, verifyTicket, type Ticket } from './ticket.ts';
 
 export interface Collector {
@@ -122,13 +122,13 @@ export interface CollectorOptions {
   isKnownRelease?: ((remote: string, release: string) => boolean) | undefined;
   /**
    * The key of the rate limit. Default: the socket's address, or, when the socket's peer is a
-   * trusted proxy (NETNET_TRUSTED_PROXIES in `env`), the client it names in X-Real-IP /
+   * trusted proxy (`trusted`), the client it names in X-Real-IP /
    * X-Forwarded-For (@netnet/server-kit, trustedProxies.ts); an IPv6 client by its /64.
    */
   clientOf?: ((req: IncomingMessage) => string) | undefined;
-  /** OTEL_EXPORTER_OTLP_* here start the OTLP export (control-plane/src/health/otlp.ts). */
-  env?: NodeJS.ProcessEnv;
-  /** Whose forwarding headers are believed: the server's own (default: NETNET_TRUSTED_PROXIES in `env`). */
+  /** The server's OTLP_VARIABLES: with an endpoint, the OTLP export starts (./otlp.ts). Default: none. */
+  otlp?: OtlpSettings;
+  /** Whose forwarding headers are believed: the server's own (NETNET_TRUSTED_PROXIES). Default: nobody's. */
   trusted?: TrustedProxies;
   fetch?: typeof globalThis.fetch;
 }
@@ -158,8 +158,8 @@ export function createCollector({
   globalRate = {},
   isKnownRelease,
   clientOf,
-  env = process.env,
-  trusted = trustedProxiesFrom(env),
+  otlp = {},
+  trusted = parseTrustedProxies(),
   fetch = globalThis.fetch,
 }: CollectorOptions): Collector {
   const keyOf = clientOf ?? ((req: IncomingMessage) => clientKey(clientAddress(req, trusted)) || 'unknown');
@@ -274,6 +274,6 @@ export function createCollector({
     }),
     close: () => stopExport?.(),
   };
-  const stopExport = startOtlpExport({ env, fetch, now, collector });
+  const stopExport = startOtlpExport({ settings: otlp, fetch, now, collector });
   return collector;
 }

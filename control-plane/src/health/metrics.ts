@@ -3,12 +3,12 @@
 // instance's since it started (Prometheus sums the instances); the guard's exact per-minute
 // figures are in the store. Scraped by the operator on the instance's own port, not through the
 // front door (docs/store.md): answered only to an internal address or the
-// operator's token (control-plane/src/operatorAccess.ts), 403 to anyone else.
+// operator's token (@netnet/server-kit's operatorAccess.ts), 403 to anyone else.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 import type { Counters } from './otlp.ts';
 import type { MapState } from '../store/liveMap.ts';
-import { operatorAccess } from '@netnet/server-kit';
+import { operatorAccess, type OperatorSettings } from '@netnet/server-kit';
 
 export const METRICS_PATH = '/metrics';
 
@@ -16,16 +16,16 @@ export function createMetrics({
   collector,
   storeState,
   renderProcesses,
-  env = process.env,
+  operator,
 }: {
   collector: { counters(): Counters };
   storeState?: (() => Pick<MapState, 'version' | 'stale' | 'ageMs'>) | undefined;
   /** The instance's render processes that take renders, by release (docs/sandbox.md). */
   renderProcesses?: (() => { remote: string; version: string; ready: number }[]) | undefined;
-  /** NETNET_INTERNAL_ADDRESSES and NETNET_OPERATOR_TOKEN: who may read it. */
-  env?: NodeJS.ProcessEnv;
+  /** Who may read it: the server's OPERATOR_VARIABLES (NETNET_INTERNAL_ADDRESSES, NETNET_OPERATOR_TOKEN). */
+  operator: OperatorSettings;
 }) {
-  const allowed = operatorAccess(env);
+  const allowed = operatorAccess(operator);
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'netnet_' });
   new client.Counter({

@@ -3,7 +3,8 @@
 // Run: node --import tsx --test control-plane/src/health/network.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { minFailingNetworks, NETWORK_RULES, networkOf, networkTag } from './network.ts';
+import { readConfig } from '@netnet/server-kit';
+import { GUARD_NETWORK_VARIABLES, NETWORK_RULES, networkOf, networkTag } from './network.ts';
 
 const secrets = [Buffer.alloc(32, 3)];
 
@@ -45,7 +46,9 @@ describe('networkTag', () => {
   });
 });
 
-describe('minFailingNetworks', () => {
+describe('the guard\'s minimum of failing networks', () => {
+  const minFailingNetworks = (env: NodeJS.ProcessEnv) => readConfig(GUARD_NETWORK_VARIABLES, env).minFailingNetworks;
+
   it('is 3 unless NETNET_GUARD_MIN_NETWORKS says otherwise, and refuses what is not a whole number of 1 or more', () => {
     assert.equal(minFailingNetworks({}), NETWORK_RULES.minFailingNetworks);
     assert.equal(NETWORK_RULES.minFailingNetworks, 3);

@@ -5,7 +5,7 @@
 // on failures from several networks.
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
-import { expandIPv6, plainAddress } from '@netnet/server-kit';
+import { expandIPv6, plainAddress, variable, wholeNumber } from '@netnet/server-kit';
 
 export const NETWORK_RULES = Object.freeze({
   // Sessions (and vitals-only reports, apart) of one release one network may count per hour:
@@ -35,11 +35,11 @@ export function networkTag(secrets: Buffer[], network: string): string {
   return createHmac('sha256', secret).update(`network\0${network || 'unknown'}`).digest().subarray(0, 12).toString('base64url');
 }
 
-/** The number of networks the guard needs failures from: NETNET_GUARD_MIN_NETWORKS, else the default. */
-export function minFailingNetworks(env: NodeJS.ProcessEnv = process.env): number {
-  const value = env.NETNET_GUARD_MIN_NETWORKS;
-  if (value === undefined || value === '') return NETWORK_RULES.minFailingNetworks;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`NETNET_GUARD_MIN_NETWORKS: "${value}" is not a whole number of 1 or more`);
-  return number;
-}
+/** Read by whatever judges canaries: the guard, and the status the rollout command and the API show. */
+export const GUARD_NETWORK_VARIABLES = {
+  minFailingNetworks: variable(
+    'NETNET_GUARD_MIN_NETWORKS',
+    wholeNumber(1).default(NETWORK_RULES.minFailingNetworks),
+    "how many client networks (IPv4 /24, IPv6 /48) a canary's failures must come from before the guard rolls it back (docs/release-health.md)",
+  ),
+};

@@ -8,6 +8,8 @@
 //   OTEL_SERVICE_NAME                    the resource's service.name (netnet)
 // Counters are cumulative since the collector started (a backend computes rates from them); the
 // LCP p75 is a gauge over the figures' window.
+import { variable, wholeNumber } from '@netnet/server-kit';
+import { z } from 'zod';
 import { messageOf } from '../errors.ts';
 import { countOf, quantile } from './histogram.ts';
 import type { Figures } from './figures.ts';
@@ -27,20 +29,39 @@ export interface MetricsSource {
 
 type Fetch = typeof globalThis.fetch;
 
-const number = (text: string | undefined, fallback: number): number => {
-  const value = Number(text);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+const endpoint = z.url({ protocol: /^https?$/, error: 'not an http(s) URL' }).optional();
+
+/** OpenTelemetry's own variables, as its SDKs read them (the header comment), read by the process that collects. */
+export const OTLP_VARIABLES = {
+  endpoint: variable('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint, "set: the release-health figures are also exported as OTLP/HTTP JSON metrics to this base URL's /v1/metrics"),
+  metricsEndpoint: variable('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', endpoint, 'the full URL the metrics go to, instead of the base URL'),
+  headers: variable('OTEL_EXPORTER_OTLP_HEADERS', z.string().optional(), 'headers of every export, k=v,k2=v2 (values URL-encoded), e.g. an API key'),
+  metricsHeaders: variable('OTEL_EXPORTER_OTLP_METRICS_HEADERS', z.string().optional(), 'the metrics exports\' headers, instead of OTEL_EXPORTER_OTLP_HEADERS'),
+  timeoutMs: variable('OTEL_EXPORTER_OTLP_TIMEOUT', wholeNumber(1).default(10_000), 'milliseconds before an export is given up'),
+  intervalMs: variable('OTEL_METRIC_EXPORT_INTERVAL', wholeNumber(1).default(60_000), 'milliseconds between exports'),
+  serviceName: variable('OTEL_SERVICE_NAME', z.string().default('netnet'), "the exported resource's service.name"),
 };
 
+/** What the export reads (OTLP_VARIABLES). */
+export interface OtlpSettings {
+  endpoint?: string | undefined;
+  metricsEndpoint?: string | undefined;
+  headers?: string | undefined;
+  metricsHeaders?: string | undefined;
+  timeoutMs?: number;
+  intervalMs?: number;
+  serviceName?: string;
+}
+
 /** Where metrics go, or null when no endpoint is set. */
-export function otlpEndpoint(env = process.env): string | null {
-  if (env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) return env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT;
-  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/metrics`;
+export function otlpEndpoint(settings: OtlpSettings): string | null {
+  if (settings.metricsEndpoint) return settings.metricsEndpoint;
+  if (settings.endpoint) return `${settings.endpoint.replace(/\/+$/, '')}/v1/metrics`;
   return null;
 }
 
-export function otlpHeaders(env = process.env): Record<string, string> {
-  const text = env.OTEL_EXPORTER_OTLP_METRICS_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS ?? '';
+export function otlpHeaders(settings: OtlpSettings): Record<string, string> {
+  const text = settings.metricsHeaders ?? settings.headers ?? '';
   const headers: Record<string, string> = {};
   for (const pair of text.split(',')) {
     const at = pair.indexOf('=');
@@ -156,23 +177,22 @@ async function exportOnce({
  * returns stop(), or null with no endpoint. A failed export is reported once until one succeeds.
  */
 export function startOtlpExport({
-  env = process.env,
+  settings,
   fetch = globalThis.fetch,
   now = Date.now,
   collector,
   onError = (error) => console.warn(`[health] ${messageOf(error)}`),
 }: {
-  env?: NodeJS.ProcessEnv;
+  settings: OtlpSettings;
   fetch?: Fetch;
   now?: () => number;
   collector: MetricsSource;
   onError?: (error: unknown) => void;
 }): (() => void) | null {
-  const endpoint = otlpEndpoint(env);
+  const endpoint = otlpEndpoint(settings);
   if (!endpoint) return null;
-  const headers = otlpHeaders(env);
-  const timeoutMs = number(env.OTEL_EXPORTER_OTLP_TIMEOUT, 10_000);
-  const serviceName = env.OTEL_SERVICE_NAME || 'netnet';
+  const headers = otlpHeaders(settings);
+  const { timeoutMs = 10_000, intervalMs = 60_000, serviceName = 'netnet' } = settings;
   let failing = false;
   const timer = setInterval(async () => {
     try {
@@ -183,7 +203,7 @@ export function startOtlpExport({
       if (!failing) onError(error);
       failing = true;
     }
-  }, number(env.OTEL_METRIC_EXPORT_INTERVAL, 60_000));
+  }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -8,7 +8,7 @@
 // and never keeps: only what its signature vouches for is used.
 import { isVersion } from '@netnet/rollout';
 import { OUTCOMES, REPORT_LIMITS as limits, REPORTED_CHANNELS as CHANNELS, VITAL_BOUNDS, type Report, type Vital } from '@netnet/rollout/reports';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 
 // The format and its limits are the rollout package's (@netnet/rollout/reports), the browser's
 // too, so it never sends a batch this refuses; this file checks a batch against them.

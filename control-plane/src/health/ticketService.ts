@@ -6,7 +6,7 @@
 //   200  { "ticket": "…" }     403  from another site, or no device cookie     405  not a POST
 //   204  nothing to report on (no release in the map)                          429  over the client's rate
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, clientKey, createRateLimit, trustedProxiesFrom, type Rate, type TrustedProxies } from '@netnet/server-kit';
+import { clientAddress, clientKey, createRateLimit, parseTrustedProxies, type Rate, type TrustedProxies } from '@netnet/server-kit';
 import { fromOtherSite, send } from './collector.ts';
 import { networkOf, networkTag } from './network.ts';
 import { deviceTag, issueTicket, type TicketRelease } from './ticket.ts';
@@ -27,14 +27,13 @@ export interface TicketServiceOptions {
   identityOf(req: IncomingMessage): Identity;
   /** The releases this request's page may report on: its map's stables, and the canaries its identity gets. */
   releasesFor(req: IncomingMessage, identity: Identity): TicketRelease[];
-  /** Whose forwarding headers are believed: the server's own (default: NETNET_TRUSTED_PROXIES in `env`). */
+  /** Whose forwarding headers are believed: the server's own (NETNET_TRUSTED_PROXIES). Default: nobody's. */
   trusted?: TrustedProxies;
-  env?: NodeJS.ProcessEnv;
   now?: () => number;
   rate?: Partial<Rate>;
 }
 
-export function createTicketService({ secrets, identityOf, releasesFor, env = process.env, trusted = trustedProxiesFrom(env), now = Date.now, rate = {} }: TicketServiceOptions) {
+export function createTicketService({ secrets, identityOf, releasesFor, trusted = parseTrustedProxies(), now = Date.now, rate = {} }: TicketServiceOptions) {
   const limit = createRateLimit({ ...TICKET_RATE, ...rate }, now);
   return {
     path: TICKET_PATH,

@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readConfig, variable } from '@netnet/server-kit';
+import { z } from 'zod';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from './compatibility.ts';
 import { releaseDir } from './originFolder.ts';
@@ -13,6 +15,21 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const shellFolder = join(root, 'shell');
 
 export const OVERRIDE_FLAG = '--skip-compatibility';
+
+/** Read by whatever runs the gate: the rollout command and the control-plane API (its changes and uploads). */
+export const SHELL_MANIFEST_VARIABLES = {
+  shellManifest: variable(
+    'NETNET_SHELL_MANIFEST',
+    z.string().optional(),
+    "the shell manifest the compatibility gate checks releases against, when the job that rolls out keeps it elsewhere (default shell/dist/mf-manifest.json, else the shell's installed packages)",
+  ),
+};
+
+/** What the gate reads: NETNET_SHELL_MANIFEST, and where the published releases are (NETNET_DEPLOY_DIR). */
+export interface GateSettings {
+  shellManifest?: string | undefined;
+  deployDir: string;
+}
 
 function readJson(path: string): Manifest {
   const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -31,8 +48,7 @@ const shown = (path: string) => {
  * when the job that rolls out keeps it elsewhere, else shell/dist/mf-manifest.json — or, where the
  * shell was never built, the packages installed for it.
  */
-function shellProvides(names: string[], env: NodeJS.ProcessEnv): { provided: Map<string, string>; problem?: undefined } | { problem: string; provided?: undefined } {
-  const named = env.NETNET_SHELL_MANIFEST;
+function shellProvides(names: string[], named: string | undefined): { provided: Map<string, string>; problem?: undefined } | { problem: string; provided?: undefined } {
   const path = named ? resolve(named) : join(shellFolder, 'dist', 'mf-manifest.json');
   if (!named && !existsSync(path)) return { provided: installedVersions(names, { from: shellFolder }) };
   try {
@@ -44,10 +60,16 @@ function shellProvides(names: string[], env: NodeJS.ProcessEnv): { provided: Map
 }
 
 /**
- * Why the shell cannot host this release, one line per problem, or null when it can. `dir`: where
- * its files are (a published release's folder by default; an upload checks its staging folder).
+ * Why the shell cannot host this release, one line per problem, or null when it can, with the
+ * gate's settings read from `env` (an upload's check: ./upload.ts passes the process's). `dir`:
+ * where its files are (a published release's folder by default; an upload checks its staging folder).
  */
-export function compatibilityProblems(remote: string, version: string, env = process.env, dir = releaseDir(remote, version, env)): string | null {
+export function compatibilityProblems(remote: string, version: string, env: NodeJS.ProcessEnv, dir = releaseDir(remote, version, env)): string | null {
+  return gateProblems(remote, version, readConfig(SHELL_MANIFEST_VARIABLES, env).shellManifest, dir);
+}
+
+/** Why the shell cannot host the release whose files are in `dir`, or null when it can. */
+function gateProblems(remote: string, version: string, shellManifest: string | undefined, dir: string): string | null {
   const path = join(dir, 'mf-manifest.json');
   let manifest: Manifest;
   try {
@@ -59,7 +81,7 @@ export function compatibilityProblems(remote: string, version: string, env = pro
   const names = shared
     .map((entry) => (entry !== null && typeof entry === 'object' && 'name' in entry ? entry.name : undefined))
     .filter((name): name is string => typeof name === 'string');
-  const { provided, problem } = shellProvides(names, env);
+  const { provided, problem } = shellProvides(names, shellManifest);
   if (problem !== undefined) return problem;
   const unsatisfied = unsatisfiedRequirements(manifest, provided);
   return unsatisfied.length ? describeUnsatisfied(unsatisfied, { remote, version }) : null;
@@ -73,16 +95,17 @@ export function checkCompatibility({
   remote,
   version,
   skip,
-  env = process.env,
+  gate,
   warn,
 }: {
   remote: string;
   version: string;
   skip: boolean | undefined;
-  env?: NodeJS.ProcessEnv;
+  gate: GateSettings;
   warn: (line: string) => void;
 }): void {
-  const problems = compatibilityProblems(remote, version, env);
+  // A published release's folder in the origin (as ./originFolder.ts lays them out).
+  const problems = gateProblems(remote, version, gate.shellManifest, join(gate.deployDir, remote, version));
   if (!problems) return;
   if (skip) {
     warn(`warning: ${OVERRIDE_FLAG}: rolling out ${remote} ${version} although the compatibility gate refuses it:\n${indent(problems)}`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
 import { DeployError, messageOf } from '../errors.ts';
-import { site } from '../site.ts';
+import site from '@netnet/site';
 import { releaseFiles } from '../store/releaseFiles.ts';
 
 /** What an upload is answered when it is refused (the API sends it as the HTTP status). */

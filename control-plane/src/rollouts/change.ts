@@ -3,7 +3,7 @@
 // against the published releases, the compatibility gate on the release it points members at, and
 // one compare-and-set with its audit entry (store/rollouts.ts: a change of the same remote landing
 // first makes this one a Conflict, nothing written).
-import { checkCompatibility } from '../releases/compatibilityGate.ts';
+import { checkCompatibility, type GateSettings } from '../releases/compatibilityGate.ts';
 import { promote, rollback, setCanary, setStable } from './commands.ts';
 import { DeployError } from '../errors.ts';
 import type { Store } from '../store/database.ts';
@@ -46,7 +46,7 @@ export async function changeRollout(
   db: Store,
   environment: string,
   { command, remote, version, percent, skipGate = false, expected }: RolloutChange,
-  { actor, warn, env = process.env }: { actor: string; warn: (line: string) => void; env?: NodeJS.ProcessEnv },
+  { actor, warn, gate }: { actor: string; warn: (line: string) => void; gate: GateSettings },
 ): Promise<{ version: number; rollout: Rollout }> {
   // Each move gives the new rollout and the release it points members at (`gated`), which the
   // compatibility gate checks once the command itself found it valid: a version that is not
@@ -72,7 +72,7 @@ export async function changeRollout(
         throw new Conflict(`${remote} in ${environment} was changed by someone else first (now ${described(plan)}); nothing was changed.`);
       }
       const moved = move(latest ?? emptyRollout());
-      if (moved.gated !== undefined) checkCompatibility({ remote, version: moved.gated, skip: skipGate, warn, env });
+      if (moved.gated !== undefined) checkCompatibility({ remote, version: moved.gated, skip: skipGate, warn, gate });
       return moved.next;
     },
     { actor, action: command, remote },

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOKEN_NEEDED } from '@netnet/rollout/dev-pin';
 import { DEV_PIN_COOKIE, devPinSources, devPinsFor, type DevPinRequest } from './devPin.ts';
+import site from '@netnet/site';
 import { newQaTokenId, signQaToken } from './qaToken.ts';
 import { remoteMapFor } from './remoteMap.ts';
 
@@ -13,7 +14,8 @@ const SECRET = 'dev-pin-secret-for-tests';
 const ENVIRONMENT = 'dev-pin-test';
 const REMOTES = ['remote-auth', 'remote-browse', 'remote-title', 'remote-search'];
 const NOW = Date.UTC(2026, 10, 27, 3, 0, 0);
-const env = { NETNET_QA_SECRET: SECRET };
+/** The map's settings as a server's config holds them, with the secret. */
+const settings = { ...site.readSite({}), qaSecret: SECRET };
 /** The ids of the QA tokens the store holds as standing (made with `qa()`). */
 const standing = new Set<string>();
 /** A token signed as the CLI signs one, standing unless `recorded: false`. */
@@ -24,8 +26,8 @@ function qa({ secret = SECRET, environment = ENVIRONMENT, hours = 8, now = NOW, 
 }
 const token = qa();
 
-const pinsOf = (req: DevPinRequest, options: { now?: number; env?: NodeJS.ProcessEnv; environment?: string } = {}) =>
-  devPinsFor(req, { environment: options.environment ?? ENVIRONMENT, remotes: REMOTES, qaTokens: standing, env: options.env ?? env, now: options.now ?? NOW });
+const pinsOf = (req: DevPinRequest, options: { now?: number; qaSecret?: string | undefined; environment?: string } = {}) =>
+  devPinsFor(req, { environment: options.environment ?? ENVIRONMENT, remotes: REMOTES, qaTokens: standing, qaSecret: 'qaSecret' in options ? options.qaSecret : SECRET, now: options.now ?? NOW });
 
 const page = (query: string, cookie?: string): DevPinRequest => ({ url: `/title/604?${query}`, headers: cookie ? { cookie } : {} });
 
@@ -80,7 +82,7 @@ describe('devPinsFor', () => {
   });
 
   it('has no dev pins at all on a server without NETNET_QA_SECRET', () => {
-    const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { env: {} });
+    const pins = pinsOf(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { qaSecret: undefined });
     assert.deepEqual(pins.pins, {});
     assert.equal(pins.refused[0]?.reason, TOKEN_NEEDED);
   });
@@ -146,7 +148,7 @@ describe('devPinsFor', () => {
   });
 
   it('sets the cookie Secure for a page served over HTTPS', () => {
-    const pins = devPinsFor(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { environment: ENVIRONMENT, remotes: REMOTES, qaTokens: standing, env, now: NOW, secure: true });
+    const pins = devPinsFor(page(`qa-token=${token}&remote.remote-title=dev:http://localhost:3003`), { environment: ENVIRONMENT, remotes: REMOTES, qaTokens: standing, qaSecret: SECRET, now: NOW, secure: true });
     assert.match(pins.setCookie ?? '', /; Secure$/);
   });
 });
@@ -154,10 +156,10 @@ describe('devPinsFor', () => {
 describe('what the pinned browser gets', () => {
   it("names the dev server in that browser's map only, with no hashes", () => {
     const known = { rollout: null, releases: new Map() };
-    const pinned = remoteMapFor(ENVIRONMENT, known, env, { devPins: { 'remote-title': 'http://localhost:3003' } });
+    const pinned = remoteMapFor(ENVIRONMENT, known, settings, { devPins: { 'remote-title': 'http://localhost:3003' } });
     assert.deepEqual(pinned.remotes['remote-title']?.dev, { origin: 'http://localhost:3003', entry: 'http://localhost:3003/mf-manifest.json' });
     assert.equal(pinned.remotes['remote-search']?.dev, undefined);
-    const everyone = remoteMapFor(ENVIRONMENT, known, env);
+    const everyone = remoteMapFor(ENVIRONMENT, known, settings);
     assert.ok(Object.values(everyone.remotes).every((rollout) => rollout?.dev === undefined));
   });
 

@@ -92,7 +92,7 @@ export function devPinsFor(
     environment,
     remotes,
     qaTokens,
-    env = process.env,
+    qaSecret,
     now = Date.now(),
     secure = false,
   }: {
@@ -100,7 +100,8 @@ export function devPinsFor(
     remotes: readonly string[];
     /** The ids of the environment's standing QA tokens (the store's qa_tokens). */
     qaTokens: ReadonlySet<string>;
-    env?: NodeJS.ProcessEnv;
+    /** NETNET_QA_SECRET (QA_SECRET_VARIABLES of ./qaToken.ts): unset, no token is valid. */
+    qaSecret: string | undefined;
     now?: number;
     secure?: boolean;
   },
@@ -110,7 +111,7 @@ export function devPinsFor(
   const params = new URL(req.url ?? '/', 'http://netnet.invalid').searchParams;
   const headerToken = req.headers['x-netnet-qa-token'];
   const valid = (token: string | null | undefined): token is string =>
-    typeof token === 'string' && verifyQaToken(token, { secret: env.NETNET_QA_SECRET, environment, standing: qaTokens, now });
+    typeof token === 'string' && verifyQaToken(token, { secret: qaSecret, environment, standing: qaTokens, now });
   // A new pin needs the token with it (the address's, or the header's): a link from elsewhere
   // cannot re-point a developer's pinned browser with the token its cookie holds.
   const offered = [params.get(QA_TOKEN_PARAM), typeof headerToken === 'string' ? headerToken : null].find(valid) ?? null;

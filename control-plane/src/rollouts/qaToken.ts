@@ -5,7 +5,17 @@
 // (control-plane/src/store/qaTokens.ts: who it was made for, revoked or not): a token is honoured
 // only while that row stands, so one can be revoked without rotating the secret.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { cookieValue } from '@netnet/server-kit';
+import { cookieValue, variable } from '@netnet/server-kit';
+import { z } from 'zod';
+
+/** The secret, read by the servers that build /remotes.json and by the command that makes tokens. */
+export const QA_SECRET_VARIABLES = {
+  qaSecret: variable(
+    'NETNET_QA_SECRET',
+    z.string().optional(),
+    'the secret QA tokens are signed (npm run qa-token) and checked with, server side only; unset, a production environment has no pins',
+  ),
+};
 
 /** The longest a token may live: a leaked link stops working within a day. */
 export const MAX_TOKEN_HOURS = 24;

@@ -6,12 +6,18 @@
 // never from a database round trip per request.
 // The map's shape is the rollout rule's (@netnet/rollout), the one the shell reads it by.
 import type { Release, RemoteMap, RemoteRollout } from '@netnet/rollout';
-import { site } from '../site.ts';
+import site, { type MapSettings } from '@netnet/site';
 import type { Releases } from '../store/releases.ts';
 import type { Rollout } from '../store/rollouts.ts';
 import { verifyQaToken } from './qaToken.ts';
 
 export type { RemoteMap };
+
+/**
+ * What a map is made of besides the store's: the site table's map variables (the releases' origin,
+ * each remote's own build) and, to check QA tokens, NETNET_QA_SECRET (QA_SECRET_VARIABLES).
+ */
+export type RemoteMapSettings = MapSettings & { qaSecret?: string | undefined };
 
 /** No QA token stands (a caller that read none from the store). */
 const NO_TOKENS: ReadonlySet<string> = new Set();
@@ -26,10 +32,10 @@ const NO_TOKENS: ReadonlySet<string> = new Set();
 function pinPolicy(
   environment: string,
   rollout: Rollout | null,
-  { env = process.env, qaToken, qaTokens = NO_TOKENS }: { env?: NodeJS.ProcessEnv; qaToken?: string | undefined; qaTokens?: ReadonlySet<string> } = {},
+  { qaSecret, qaToken, qaTokens = NO_TOKENS }: { qaSecret: string | undefined; qaToken?: string | undefined; qaTokens?: ReadonlySet<string> },
 ) {
   const production = environment === 'production' || rollout?.production === true;
-  const allowed = !production || verifyQaToken(qaToken, { secret: env.NETNET_QA_SECRET, environment, standing: qaTokens });
+  const allowed = !production || verifyQaToken(qaToken, { secret: qaSecret, environment, standing: qaTokens });
   return { production, allowed, rolledBackPinnable: rollout?.pinRolledBack === true };
 }
 
@@ -41,19 +47,19 @@ function pinPolicy(
 export function remoteMapFor(
   environment: string,
   { rollout, releases, qaTokens }: { rollout: Rollout | null; releases: Releases; qaTokens?: ReadonlySet<string> },
-  env: NodeJS.ProcessEnv = process.env,
+  settings: RemoteMapSettings,
   { qaToken, devPins = {} }: { qaToken?: string | undefined; devPins?: Record<string, string> } = {},
 ): RemoteMap & { environment: string } {
-  const policy = pinPolicy(environment, rollout, { env, qaToken, qaTokens });
-  const base = site.remoteMap(env).remotes;
-  const cdn = site.deployOrigin(env);
+  const policy = pinPolicy(environment, rollout, { qaSecret: settings.qaSecret, qaToken, qaTokens });
+  const base = site.remoteMap(settings).remotes;
+  const cdn = settings.deployUrl;
   const release = (remote: string, version: string): Release => {
     const integrity = releases.get(remote)?.find((known) => known.version === version)?.integrity;
     return { version, entry: `${cdn}/${remote}/${version}/mf-manifest.json`, ...(integrity && { integrity }) };
   };
   const ownBuild = (remote: string): Release => {
     const built = base[remote];
-    if (!built) throw new Error(`scripts/site.cjs gives no build of ${remote}`);
+    if (!built) throw new Error(`the site table gives no build of ${remote}`);
     return built.stable;
   };
   const remotes: Record<string, RemoteRollout> = {};

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { migrate, migrations, openDatabase } from './database.ts';
+import { migrate, migrations, openDatabase, readStoreSettings } from './database.ts';
 import { testDatabase, type TestDatabase } from './testDatabase.ts';
 
 const TABLES = ['api_tokens', 'audit', 'console_links', 'console_sessions', 'guard_leases', 'health_counts', 'health_failed_networks', 'health_network_counts', 'qa_tokens', 'refused_calls', 'release_blobs', 'release_files', 'releases', 'rollouts', 'schema_migrations'];
@@ -118,8 +118,8 @@ describe('opening the store', { timeout: 120_000 }, () => {
     // npm start, its instances and a release command all start the embedded PostgreSQL on first
     // use: the first to run initializes and starts it, the others wait for it to be ready.
     const dir = mkdtempSync(join(tmpdir(), 'netnet-db-'));
-    const env = { NETNET_DEPLOY_DIR: dir };
-    const results = await Promise.allSettled(Array.from({ length: 3 }, () => openDatabase({ env, max: 2 })));
+    const store = readStoreSettings({ NETNET_DEPLOY_DIR: dir });
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => openDatabase({ store, max: 2 })));
     const opened = results.filter((result) => result.status === 'fulfilled').map((result) => result.value);
     try {
       assert.deepEqual(

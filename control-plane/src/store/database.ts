@@ -6,9 +6,49 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import site from '@netnet/site';
+import { readConfig, variable } from '@netnet/server-kit';
+import { z } from 'zod';
 import { messageOf } from '../errors.ts';
 import { startEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { actorOption, ROLE_NAMES, ROLE_URLS, type Role } from './roles.ts';
+
+/**
+ * Where the store is, as every process that opens it reads it: the owner's login, else the
+ * embedded server in the deploy folder. A process also reads its role's own login
+ * (ROLE_DATABASE_VARIABLES).
+ */
+export const STORE_VARIABLES = {
+  databaseUrl: variable(
+    'DATABASE_URL',
+    z.string().optional(),
+    "the PostgreSQL the site shares, its owner's login (docs/store.md); unset: the embedded one in the deploy folder, started by the first command that needs it",
+  ),
+  ...site.DEPLOY_DIR_VARIABLES,
+};
+
+const roleLogin = (role: Exclude<Role, 'owner'>, whose: string) => ({
+  roleDatabaseUrl: variable(ROLE_URLS[role], z.string().optional(), `with DATABASE_URL: ${whose} own login, as its role (docs/store.md, "Roles"); unset: DATABASE_URL's`),
+});
+
+/** Each role's own login, read by the processes that open the store as that role. */
+export const ROLE_DATABASE_VARIABLES = {
+  instance: roleLogin('instance', "the shell instances'"),
+  api: roleLogin('api', "the control-plane API's"),
+  cli: roleLogin('cli', "the commands' (the guard's, and npm start's as it registers releases published before the store knew them)"),
+};
+
+/** Where a process finds the store (STORE_VARIABLES, and its role's ROLE_DATABASE_VARIABLES). */
+export interface StoreSettings {
+  databaseUrl?: string | undefined;
+  /** The opening role's own login. */
+  roleDatabaseUrl?: string | undefined;
+  deployDir: string;
+}
+
+/** The store's settings for `role` read from `env`: for the tools and tests that open it outside a process's config. */
+export const readStoreSettings = (env: NodeJS.ProcessEnv, role: Role = 'owner'): StoreSettings =>
+  readConfig(role === 'owner' ? STORE_VARIABLES : { ...STORE_VARIABLES, ...ROLE_DATABASE_VARIABLES[role] }, env);
 
 /** What reads and writes of the store go through: a pool, or one of its clients inside a transaction. */
 export interface Queryable {
@@ -111,13 +151,13 @@ interface Where {
  * DATABASE_URL_<ROLE> when set; else the embedded server (started if need be), where each role
  * logs in by name (peer: only the server's OS user and root reach its socket).
  */
-async function databaseConfig(env: NodeJS.ProcessEnv, role: Role): Promise<Where> {
-  const roleUrl = role === 'owner' ? undefined : env[ROLE_URLS[role]];
-  if (env.DATABASE_URL || roleUrl) {
-    const owner = env.DATABASE_URL ? { connectionString: env.DATABASE_URL } : null;
+async function databaseConfig({ databaseUrl, roleDatabaseUrl, deployDir }: StoreSettings, role: Role): Promise<Where> {
+  const roleUrl = role === 'owner' ? undefined : roleDatabaseUrl;
+  if (databaseUrl || roleUrl) {
+    const owner = databaseUrl ? { connectionString: databaseUrl } : null;
     return { config: roleUrl ? { connectionString: roleUrl } : (owner as pg.ClientConfig), owner, embedded: null };
   }
-  const embedded = await startEmbedded(env);
+  const embedded = await startEmbedded(deployDir);
   return { config: role === 'owner' ? embedded.config : { ...embedded.config, user: ROLE_NAMES[role] }, owner: embedded.config, embedded };
 }
 
@@ -151,17 +191,22 @@ async function letRolesLogIn(owner: Store) {
 }
 
 /**
- * Opens the store, migrated, as `role` (the owner by default: tests and scripts that set a store
- * up). `max`: connections in the pool; `actor`: who the audit trail names for this process's
- * changes when a change names no one itself (`user@host` for a command).
+ * Opens the store `store` says where to find, migrated, as `role` (the owner by default: tests and
+ * scripts that set a store up). `max`: connections in the pool; `actor`: who the audit trail names
+ * for this process's changes when a change names no one itself (`user@host` for a command).
  */
 export async function openDatabase({
-  env = process.env,
+  store,
   max = 10,
   role = 'owner',
   actor,
-}: { env?: NodeJS.ProcessEnv; max?: number; role?: Role; actor?: string } = {}): Promise<Database> {
-  const { config, owner, embedded } = await databaseConfig(env, role);
+}: {
+  store: StoreSettings;
+  max?: number;
+  role?: Role;
+  actor?: string | undefined;
+}): Promise<Database> {
+  const { config, owner, embedded } = await databaseConfig(store, role);
   const pool = poolOf(config, max, actor);
   try {
     if (owner === config) {

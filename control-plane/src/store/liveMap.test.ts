@@ -198,7 +198,7 @@ describe('live map', { timeout: 120_000 }, () => {
       assert.deepEqual(watcher.current(), before);
       assert.equal(watcher.state().stale, true);
     } finally {
-      await startEmbedded(database.env);
+      await startEmbedded(database.dir);
     }
     const back = performance.now();
     // Made as soon as the database is back, before the instance has found it again.

@@ -10,6 +10,8 @@
 // the map again and applies its change to it, unless its remote was changed meanwhile: then it
 // is refused, never applied over a change its author did not see.
 import { isVersion } from '@netnet/rollout';
+import { variable } from '@netnet/server-kit';
+import { z } from 'zod';
 import { DeployError, messageOf } from '../errors.ts';
 import { assertRemote } from '../names.ts';
 import { transaction, type Queryable, type Store } from './database.ts';
@@ -81,13 +83,22 @@ export interface AuditEntry {
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
 const ENVIRONMENT = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/** Which environment's rollout map a process serves, guards or changes (a command's --env wins). */
+export const ENVIRONMENT_VARIABLES = {
+  environment: variable(
+    'NETNET_ENV',
+    z.string().regex(ENVIRONMENT, 'lowercase letters, digits and "-"').default('local'),
+    "the environment whose rollout map the pages use and the commands change (a command's --env wins); production: QA pins need a QA token",
+  ),
+};
 export const ROLLOUT_CHANNEL = 'netnet_rollout';
 const MAX_ATTEMPTS = 20;
 
 const isEnvironment = (value: unknown): value is string => typeof value === 'string' && ENVIRONMENT.test(value);
 
-export function environmentName(env: NodeJS.ProcessEnv = process.env, explicit: string | undefined = undefined): string {
-  const name = explicit ?? (env.NETNET_ENV || 'local');
+/** `name` (a command's --env, or NETNET_ENV as its config read it), checked. */
+export function environmentName(name: string): string {
   if (!isEnvironment(name)) throw new DeployError(`"${name}" is not an environment name (lowercase letters, digits, "-").`);
   return name;
 }

@@ -4,23 +4,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from './database.ts';
+import { openDatabase, readStoreSettings } from './database.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import type { Role } from './roles.ts';
 
 export async function testDatabase({ max = 10 }: { max?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'netnet-db-'));
   const env = { NETNET_DEPLOY_DIR: dir };
-  const database = await openDatabase({ env, max });
   // No DATABASE_URL in `env`: the store is always the embedded server, started here.
+  const store = readStoreSettings(env);
+  const database = await openDatabase({ store, max });
   const embedded = database.embedded as EmbeddedDatabase;
   return {
     ...database,
     embedded,
     env,
+    store,
     dir,
     /** The same database opened as `role` (./roles.ts), as the site's processes open it; closed by the caller. */
-    as: (role: Role, { max = 2, actor }: { max?: number; actor?: string } = {}) => openDatabase({ env, max, role, actor }),
+    as: (role: Role, { max = 2, actor }: { max?: number; actor?: string } = {}) => openDatabase({ store, max, role, actor }),
     async close() {
       await database.close();
       await embedded.stop();

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageOf } from '../../errors.ts';
-import { releaseDir } from '../../releases/originFolder.ts';
 
 export interface ReleaseFiles {
   /** Bytes of every file the release lists. */
@@ -43,8 +42,9 @@ function check(dir: string): ReleaseFiles {
   return { bytes, files: Object.keys(files).length, integrity: 'verified', verified: true };
 }
 
-export function releaseFiles(remote: string, version: string, env: NodeJS.ProcessEnv, now = Date.now()): ReleaseFiles {
-  const dir = releaseDir(remote, version, env);
+/** `deployDir`: the origin folder (NETNET_DEPLOY_DIR), where each release has its folder (../../releases/originFolder.ts). */
+export function releaseFiles(remote: string, version: string, deployDir: string, now = Date.now()): ReleaseFiles {
+  const dir = join(deployDir, remote, version);
   const kept = cache.get(dir);
   if (kept && now - kept.at < KEEP_MS) return kept.value;
   const value = check(dir);

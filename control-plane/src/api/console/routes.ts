@@ -9,7 +9,7 @@ import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
 import { DeployError } from '../../errors.ts';
-import { site } from '../../site.ts';
+import site from '@netnet/site';
 import type { Database } from '../../store/database.ts';
 import { environmentsWithMaps } from '../../store/consoleQueries.ts';
 import { allows, type Caller } from '../tokens.ts';
@@ -196,7 +196,7 @@ export async function consoleRoutes(app: FastifyInstance, context: ApiContext): 
     const environment = json.environments[0];
     if (environment === undefined || !allows(session.caller, 'status', { environment })) return { session: json, first: null };
     try {
-      return { session: json, first: { environment, overview: await overview(db, environment, session.caller, context.env) } };
+      return { session: json, first: { environment, overview: await overview(db, environment, session.caller, context.config) } };
     } catch (error) {
       // The page still goes: the browser asks for the view itself and says what failed.
       request.log.warn({ err: error }, 'the console\'s first view could not be read for its page');
@@ -274,20 +274,20 @@ export async function consoleRoutes(app: FastifyInstance, context: ApiContext): 
     reply.hijack();
     context.events.subscribe(environment, request.raw, reply.raw);
   });
-  view('/overview', async (request, reply, { environment }) => sendJson(reply, await overview(db, environment, callerOf(request), context.env)));
+  view('/overview', async (request, reply, { environment }) => sendJson(reply, await overview(db, environment, callerOf(request), context.config)));
   view('/audit', async (request, reply, { environment }) => {
     const query = queryOf(request);
     const remote = query.get('remote') || undefined;
     if (remote !== undefined && !site.remotes.includes(remote)) throw new ConsoleRefusal(404, `Unknown remote "${remote}".`);
     return sendJson(reply, await audit(db, environment, { remote, actor: query.get('actor') || undefined }));
   });
-  view('/remotes/:remote', async (request, reply, { environment, remote }) => sendJson(reply, await remoteView(db, environment, remote, callerOf(request), context.env)));
+  view('/remotes/:remote', async (request, reply, { environment, remote }) => sendJson(reply, await remoteView(db, environment, remote, callerOf(request), context.config)));
   view('/remotes/:remote/preview', async (request, reply, { environment, remote }) => {
     const query = queryOf(request);
     const percentText = query.get('percent');
     const percent = percentText === null ? undefined : Number(percentText);
     if (percent !== undefined && !(Number.isInteger(percent) && percent >= 0 && percent <= 100)) throw new ConsoleRefusal(400, 'percent is a whole number from 0 to 100.');
-    return sendJson(reply, await preview(db, environment, remote, { command: query.get('command') ?? '', version: query.get('version') ?? undefined, percent }, context.env));
+    return sendJson(reply, await preview(db, environment, remote, { command: query.get('command') ?? '', version: query.get('version') ?? undefined, percent }, context.config));
   });
 
   // Any other path of the console's API: a session first (401), then 405 or 404.

@@ -6,7 +6,8 @@
 // Only SHA-256 hashes of the link's and the session's secrets are stored (migration 005).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import { cookieValue } from '@netnet/server-kit';
+import { cookieValue, variable } from '@netnet/server-kit';
+import { z } from 'zod';
 import type { Queryable } from '../../store/database.ts';
 import { endSessionRow, insertSession, insertSignInLink, liveSession, tokenKind, useSignInLink } from '../../store/tokens.ts';
 import { actorOf, type Caller } from '../tokens.ts';
@@ -20,12 +21,20 @@ export const SESSION_HOURS = 8;
 
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
+/** Read by the command that prints sign-in links (npm run tokens). */
+export const CONSOLE_URL_VARIABLES = {
+  consoleUrl: variable(
+    'NETNET_CONSOLE_URL',
+    z.url({ protocol: /^https?$/, error: 'not an http(s) URL' }).optional(),
+    "where people open the release console, which the sign-in links npm run tokens prints point to (default the API's own http://127.0.0.1:<NETNET_CONTROL_PORT>/console/)",
+  ),
+};
+
 const hashOf = (secret: string): Buffer => createHash('sha256').update(secret).digest();
 const newSecret = () => randomBytes(32).toString('base64url');
 
-/** Where people open the console: NETNET_CONSOLE_URL, else the API's own /console/. */
-export function consoleUrl(port: number, env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.NETNET_CONSOLE_URL;
+/** Where people open the console: `configured` (NETNET_CONSOLE_URL), else the API's own /console/ on `port`. */
+export function consoleUrl(port: number, configured: string | undefined): string {
   return configured ? configured.replace(/\/?$/, '/') : `http://127.0.0.1:${port}/console/`;
 }
 

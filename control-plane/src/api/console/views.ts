@@ -2,14 +2,14 @@
 // a glance, one remote over the last hour, the audit trail, and what a change would do before it
 // is made. Read from the same store, figures and guard as `npm run rollout -- status`
 // (guard/status.ts), so the console and the CLI never disagree.
-import { checkCompatibility } from '../../releases/compatibilityGate.ts';
-import { remoteMapFor } from '../../rollouts/remoteMap.ts';
+import { checkCompatibility, type GateSettings } from '../../releases/compatibilityGate.ts';
+import { remoteMapFor, type RemoteMapSettings } from '../../rollouts/remoteMap.ts';
 import { promote, rollback, setCanary } from '../../rollouts/commands.ts';
 import { DeployError, messageOf } from '../../errors.ts';
 import { minuteOf, type Figures, type Series } from '../../health/figures.ts';
 import { decide, type Decision } from '../../guard/guard.ts';
 import { countOf, emptyHistogram, quantile } from '../../health/histogram.ts';
-import { site } from '../../site.ts';
+import site from '@netnet/site';
 import { auditActors, auditRows, publishedReleases, type AuditRow } from '../../store/consoleQueries.ts';
 import type { Queryable } from '../../store/database.ts';
 import { readFigures } from '../../health/counts.ts';
@@ -70,11 +70,14 @@ function minutesOf(series: Series[], from: number, to: number) {
   return out;
 }
 
+/** What the views read of the API's config: the map's settings, the guard's rule, the gate's and the origin folder. */
+export type ViewSettings = RemoteMapSettings & GateSettings & { minFailingNetworks: number };
+
 /** Every remote of an environment: what it serves, the guard's verdict, a failure rate per release, what the caller may do. */
-export async function overview(db: Queryable, environment: string, caller: Caller, env: NodeJS.ProcessEnv, now = Date.now()) {
+export async function overview(db: Queryable, environment: string, caller: Caller, settings: ViewSettings, now = Date.now()) {
   const [{ version, rollout }, releases, figures] = await Promise.all([readRollout(db, environment), listReleases(db), readFigures(db, environment, { now })]);
-  const served = remoteMapFor(environment, { rollout, releases }, env);
-  const decisions = new Map(decide(figures, rollout, { now }).map((decision) => [decision.remote, decision]));
+  const served = remoteMapFor(environment, { rollout, releases }, settings);
+  const decisions = new Map(decide(figures, rollout, { now, minFailingNetworks: settings.minFailingNetworks }).map((decision) => [decision.remote, decision]));
   const to = minuteOf(now);
   const from = to - figures.windowMinutes + 1;
   return {
@@ -126,7 +129,7 @@ export async function audit(db: Queryable, environment: string, { remote, actor 
 }
 
 /** One remote over the last hour: its releases, stable vs canary per minute, the guard's decisions and every change on the time axis, its audit trail. */
-export async function remoteView(db: Queryable, environment: string, remote: string, caller: Caller, env: NodeJS.ProcessEnv, now = Date.now()) {
+export async function remoteView(db: Queryable, environment: string, remote: string, caller: Caller, settings: ViewSettings, now = Date.now()) {
   const [{ version, rollout }, figures, published, trail] = await Promise.all([
     readRollout(db, environment),
     readFigures(db, environment, { now }),
@@ -138,7 +141,7 @@ export async function remoteView(db: Queryable, environment: string, remote: str
   const from = to - figures.windowMinutes + 1;
   const ofChannel = (channel: string) => figures.list().filter((series) => series.remote === remote && series.channel === channel);
   const hourAgo = new Date(from * 60_000);
-  const decision = decide(figures, rollout, { now }).find((one) => one.remote === remote);
+  const decision = decide(figures, rollout, { now, minFailingNetworks: settings.minFailingNetworks }).find((one) => one.remote === remote);
   return {
     environment,
     remote,
@@ -151,7 +154,7 @@ export async function remoteView(db: Queryable, environment: string, remote: str
       version: release.version,
       publishedAt: release.publishedAt.toISOString(),
       publishedBy: release.publishedBy ?? 'a checkout (npm run release)',
-      ...releaseFiles(remote, release.version, env),
+      ...releaseFiles(remote, release.version, settings.deployDir),
     })),
     chart: {
       from,
@@ -172,7 +175,7 @@ export async function preview(
   environment: string,
   remote: string,
   { command, version, percent }: { command: string; version?: string | undefined; percent?: number | undefined },
-  env: NodeJS.ProcessEnv,
+  settings: ViewSettings,
 ) {
   const [{ rollout }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
   const current: Rollout = rollout ?? emptyRollout();
@@ -192,7 +195,7 @@ export async function preview(
     let gate: { passes: boolean; message: string } = { passes: true, message: 'nothing new reaches members: the gate has nothing to check' };
     if (gated !== undefined) {
       try {
-        checkCompatibility({ remote, version: gated, skip: false, env, warn: () => {} });
+        checkCompatibility({ remote, version: gated, skip: false, gate: settings, warn: () => {} });
         gate = { passes: true, message: `the shell provides everything ${remote} ${gated} needs` };
       } catch (error) {
         gate = { passes: false, message: messageOf(error) };

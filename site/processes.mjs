@@ -1,13 +1,35 @@
-// Child processes of `npm start` and `npm run dev`: prefixed output, readiness checks, and one
-// Ctrl-C that stops them all.
+// Child processes of `npm start`, `npm run start:cluster` and `npm run dev`: prefixed output,
+// readiness checks, and one Ctrl-C that stops them all.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { controlPort } from '@netnet/control-plane/api-port';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@netnet/control-plane/store';
 import { registerPublished } from '@netnet/control-plane/releases';
-import { root } from './build.mjs';
+import site from '@netnet/site';
+
+/** The checkout the site runs from: every app's build is served from its folder in it. */
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The programs started here are found through their packages, not by a path into the checkout.
+const require = createRequire(import.meta.url);
+const packageDir = (name) => dirname(require.resolve(`${name}/package.json`));
+
+/** The catalogue service as built (catalogue/webpack.config.js). */
+export const catalogueProgram = () => join(packageDir('@netnet/catalogue'), 'dist', 'main.js');
+
+/**
+ * Builds the apps that are out of date (scripts/build.mjs, the repository's build tool), in a
+ * process of its own as `npm run build` runs it; rejects when a build fails.
+ */
+export function buildIfNeeded() {
+  return new Promise((resolve, reject) => {
+    const build = spawn(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+    build.on('error', reject);
+    build.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the build failed (${signal ?? `exit ${code}`})`))));
+  });
+}
 
 const children = [];
 const servers = [];
@@ -53,14 +75,15 @@ export function atStop(task) {
  * database is stopped when everything stops, only by whoever started it. Releases published into
  * the deploy folder before the store knew them (an older checkout) are registered, as the CLI's
  * role would (docs/deploy.md, "Roles"); each server then opens the store as its own role.
+ * `config`: the start program's (./config.ts).
  */
-export async function openSiteStore() {
-  const site = createRequire(import.meta.url)('./site.cjs');
-  const database = await openDatabase({ role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
+export async function openSiteStore(config) {
+  const database = await openDatabase({ store: config, role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
   if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
   try {
-    const imported = await registerPublished(database.pool, site.remotes);
-    if (imported) console.log(`[store] registered ${imported} release(s) found in ${site.deployDir()}`);
+    // originFolder.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
+    const imported = await registerPublished(database.pool, site.remotes, { NETNET_DEPLOY_DIR: config.deployDir });
+    if (imported) console.log(`[store] registered ${imported} release(s) found in ${config.deployDir}`);
   } finally {
     await database.close();
   }
@@ -71,9 +94,9 @@ export async function openSiteStore() {
  * store openSiteStore() opened; resolves with its URL once it answers. Every call to it needs a
  * token (npm run tokens -- create; docs/pipelines.md).
  */
-export async function startControlApi() {
-  const port = controlPort();
-  startProcess('api', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/api.ts')], { NETNET_CONTROL_PORT: String(port) });
+export async function startControlApi(config) {
+  const port = config.controlPort;
+  startProcess('api', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'api.ts')], { NETNET_CONTROL_PORT: String(port) });
   // Its description is the one answer without a token.
   await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
   return `http://127.0.0.1:${port}`;
@@ -85,9 +108,9 @@ export async function startControlApi() {
  * and acting while it holds the environment's lease. NETNET_GUARD=off: none (a deployment job runs
  * `npm run rollout -- guard` elsewhere). Returns its child process, or null.
  */
-export function startGuardProcess() {
-  if (process.env.NETNET_GUARD === 'off') return null;
-  return startProcess('guard', process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/rollout.ts'), 'guard']);
+export function startGuardProcess(config) {
+  if (config.guard === 'off') return null;
+  return startProcess('guard', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'rollout.ts'), 'guard']);
 }
 
 export function keepServer(server) {

@@ -1,14 +1,12 @@
-// The front door's nginx configuration, generated from the site table (scripts/site.cjs) so a new
+// The front door's nginx configuration, generated from the site table (@netnet/site) so a new
 // remote or port needs no edit here. It reproduces what shell/server/httpServer.ts answers for files —
 // hashed names immutable, entry documents no-cache, precompressed .br/.gz copies, CORS on the
 // remotes' and releases' origins, the security headers of shell/server/securityHeaders.ts — and
 // proxies everything the shell's server computes (pages, /config.json, /remotes.json, release-health
 // reports) to the shell instances. The topology and the limits are explained in docs/deploy.md.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { documentHeaders, everyResponseHeaders } from '../../shell/server/securityHeaders.ts';
-
-const site = createRequire(import.meta.url)('../site.cjs');
+import site from '@netnet/site';
+import { documentHeaders, everyResponseHeaders } from 'shell/server/securityHeaders.ts';
 
 /**
  * The abuse limits on nginx's side (docs/deploy.md, "Limits"). The shell's own server keeps its
@@ -80,13 +78,14 @@ function fileHeaders({ cacheControl, cors, html, indent }) {
     ...everyResponseHeaders,
     'Cache-Control': cacheControl,
     ...(cors && { 'Access-Control-Allow-Origin': '*' }),
-    ...(html && documentHeaders()),
+    // `html`: the document headers of the pages, when the file may be one.
+    ...(html && html),
   };
   return headerLines(headers, indent);
 }
 
 /** The locations that answer files of one folder as shell/server/httpServer.ts would, cache headers by name. */
-function fileLocations({ cors, extra = '' }) {
+function fileLocations({ cors, page, extra = '' }) {
   const i = '        ';
   const immutable = 'public, max-age=31536000, immutable';
   return `
@@ -95,11 +94,11 @@ ${extra}${fileHeaders({ cacheControl: immutable, cors, html: false, indent: i })
 ${i}try_files $uri =404;
     }
     location ~ \\.html$ {
-${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: true, indent: i })}
+${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: page, indent: i })}
 ${i}try_files $uri =404;
     }
     location ~ /$ {
-${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: true, indent: i })}
+${extra}${fileHeaders({ cacheControl: 'no-cache', cors, html: page, indent: i })}
 ${i}try_files \${uri}index.html =404;
     }`;
 }
@@ -127,35 +126,40 @@ ${headerLines({ ...everyResponseHeaders, 'Access-Control-Allow-Origin': '*' }, '
 const listen = (host, port) => `    listen ${host}:${port};`;
 
 /**
- * @param {{ prefix: string, root: string, instances: number[], host?: string, ports?: Record<string, number>,
- *   workers?: number | 'auto', user?: string | null, brotliModule: string, deployDir?: string,
- *   limits?: Partial<typeof LIMITS> }} options
+ * @param {{ prefix: string, root: string, instances: number[], host: string, ports?: Record<string, number>,
+ *   workers?: number | 'auto', user?: string | null, brotliModule: string, deployDir: string,
+ *   siteSettings: object, limits?: Partial<typeof LIMITS> }} options
  *   prefix: nginx's own folder (pid, logs, temp files); root: the checkout whose builds are served;
  *   instances: the shell instances' ports on 127.0.0.1; ports: where nginx listens (site.ports:
- *   shell, each remote, deploy); user: the account nginx's workers run as when started as root.
+ *   shell, each remote, deploy); host, deployDir: the cluster's config's (HOST, NETNET_DEPLOY_DIR);
+ *   siteSettings: a config with the site table's map and runtime variables, whose origins the
+ *   pages' policy allows; user: the account nginx's workers run as when started as root.
  */
 export function nginxConfig({
   prefix,
   root,
   instances,
-  host = process.env.HOST || '127.0.0.1',
+  host,
   ports = site.ports,
   workers = 1,
   user = null,
   brotliModule,
-  deployDir = site.deployDir(),
+  deployDir,
+  siteSettings,
   limits: overrides = {},
   frontDoorSecret = '',
 }) {
   if (!/^[A-Za-z0-9_-]*$/.test(frontDoorSecret)) throw new Error('the front door secret is base64url');
   if (instances.length === 0) throw new Error('the front door needs at least one shell instance');
   const limits = { ...LIMITS, ...overrides };
+  // A page's headers, as an instance sends them with the same origins (without anyone's dev pins).
+  const page = documentHeaders(siteSettings);
   const remoteServers = site.remotes.map(
     (remote) => `
 # ${remote}'s own build, on its own origin as a CDN would serve it.
 server {
 ${listen(host, ports[remote])}
-${fileServing({ root: join(root, remote, 'dist'), cors: true })}${fileLocations({ cors: true })}
+${fileServing({ root: join(root, remote, 'dist'), cors: true })}${fileLocations({ cors: true, page })}
     location / {
 ${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '        ' })}
         try_files $uri $uri/index.html =404;
@@ -167,7 +171,7 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '    
         if (!-f $document_root/$release_remote/$release_version/mf-manifest.json) { return 404; }
 `;
 
-  return `# Generated by scripts/cluster/nginxConfig.mjs from scripts/site.cjs; edits here are overwritten.
+  return `# Generated by site/cluster/nginxConfig.mjs from the site table (site/table.cjs); edits here are overwritten.
 # The topology and every limit below: docs/deploy.md.
 load_module ${brotliModule};
 ${user ? `user ${user};\n` : ''}worker_processes ${workers};
@@ -279,7 +283,7 @@ ${fileHeaders({ cacheControl: 'public, max-age=31536000, immutable', cors: false
             try_files $uri =404;
         }
         location ~ \\.html$ {
-${fileHeaders({ cacheControl: 'no-cache', cors: false, html: true, indent: '            ' })}
+${fileHeaders({ cacheControl: 'no-cache', cors: false, html: page, indent: '            ' })}
             try_files $uri =404;
         }
     }
@@ -302,7 +306,7 @@ ${releaseGuard}${fileHeaders({ cacheControl: 'public, max-age=31536000, immutabl
         try_files $uri =404;
     }
     location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+\\.html$" {
-${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: true, indent: '        ' })}
+${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: page, indent: '        ' })}
         try_files $uri =404;
     }
     location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+$" {

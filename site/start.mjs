@@ -3,35 +3,39 @@
 // (DATABASE_URL, else an embedded PostgreSQL in deploy/.database/), the control-plane API on
 // :8070, the shell on :8080 and the published releases on :8090 (from the store, by the shell,
 // whose working copy is deploy/) — and prints one line when it is ready.
-// Ctrl-C stops everything it started.
-import { createRequire } from 'node:module';
+// Ctrl-C stops everything it started. It reads its environment once, before anything starts: its
+// own variables (./config.ts) and, for the shell it hosts, the shell's; each process it starts
+// reads its own.
 import { join } from 'node:path';
-import { buildIfNeeded, root } from './build.mjs';
-import { keepServer, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
-import { serveApp } from '../shell/server/httpServer.ts';
-import { serveShell } from '../shell/server/shellServer.ts';
+import { readConfigOrExit } from '@netnet/server-kit';
+import site from '@netnet/site';
+import { SHELL_VARIABLES } from 'shell/server/config.ts';
+import { serveApp } from 'shell/server/httpServer.ts';
+import { serveShell } from 'shell/server/shellServer.ts';
+import { START_VARIABLES } from './config.ts';
+import { buildIfNeeded, catalogueProgram, keepServer, openSiteStore, root, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from './processes.mjs';
 
-const require = createRequire(import.meta.url);
-const site = require('./site.cjs');
+const config = readConfigOrExit('npm start', START_VARIABLES, process.env);
+const shellConfig = readConfigOrExit('npm start (its shell)', SHELL_VARIABLES, process.env);
 
 async function main() {
   const started = Date.now();
   await buildIfNeeded();
 
   const { ports } = site;
-  await openSiteStore();
-  startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(ports.catalogue) });
-  const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
+  await openSiteStore(config);
+  startProcess('catalogue', process.execPath, [catalogueProgram()], { PORT: String(ports.catalogue) });
+  const usesEmulator = site.runtimeConfig(config).authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
 
   for (const app of site.remotes) {
-    keepServer(await serveApp({ dir: join(root, app, 'dist'), port: ports[app], cors: true }));
+    keepServer(await serveApp({ dir: join(root, app, 'dist'), port: ports[app], cors: true, config: shellConfig }));
   }
-  const controlApi = startControlApi();
+  const controlApi = startControlApi(config);
   // Awaited once the rest is up; until then a failure must not count as unhandled.
   controlApi.catch(() => {});
   // The guard rolls back a canary doing worse than its stable, from the reports the shell stores.
-  startGuardProcess();
+  startGuardProcess(config);
   await waitFor(`http://localhost:${ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
   if (usesEmulator) await waitFor(`http://127.0.0.1:${ports.authEmulator}/`, 'The Firebase Auth emulator', 90_000);
 
@@ -40,7 +44,7 @@ async function main() {
   // alone, the browser rendering everything (the benchmark's baseline). It collects the browsers'
   // release-health reports for the guard.
   // Its releases origin (:8090) answers published releases from the store, like a CDN.
-  const shell = await serveShell({ port: ports.shell, releasesPort: ports.deploy });
+  const shell = await serveShell({ port: ports.shell, releasesPort: ports.deploy, config: shellConfig });
   keepServer(shell);
   const apiUrl = await controlApi;
   // Releases' server code runs only in the render sandbox (docs/sandbox.md); without bubblewrap their areas render in the browser.

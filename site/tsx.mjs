@@ -1,5 +1,5 @@
 // The control plane is TypeScript (docs/store.md) and Node 20 runs no TypeScript by itself:
-// a child Node process whose script imports it, directly or through scripts/processes.mjs or
+// a child Node process whose script imports it, directly or through site/processes.mjs or
 // shell/server/, starts with the tsx loader. Resolved here to a file URL, so it is found
 // whatever the child's working directory.
 export const TSX_LOADER = import.meta.resolve('tsx');

@@ -1,19 +1,19 @@
 // npm reads the workspaces from package.json before any script runs, so that list cannot be
-// derived from scripts/site.cjs; this keeps the two in step. Run with `node --test`.
+// derived from the site table (./table.cjs); this keeps the two in step. Run with `node --test`.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 
 const require = createRequire(import.meta.url);
-const site = require('./site.cjs');
+const site = require('./table.cjs');
 const { workspaces } = require('../package.json');
 
-// The e2e suite, the control plane and the server kit are workspaces but not apps of the site: none
-// is built, served on a port of its own or tested by Jest (they run from source, with node:test,
-// and the servers that use the kit bundle it).
-const NOT_APPS = ['e2e', 'control-plane', 'server-kit', 'render-sandbox'];
+// The e2e suite, the control plane, the server kit and this table's own workspace are workspaces
+// but not apps of the site: none is built, served on a port of its own or tested by Jest (they run
+// from source, with node:test, and the servers that use the kit bundle it).
+const NOT_APPS = ['e2e', 'control-plane', 'server-kit', 'render-sandbox', 'site'];
 
-test('every app of the site table is an npm workspace, and every workspace but e2e, the control plane, the server kit and the render sandbox is an app', () => {
+test("every app of the site table is an npm workspace, and every workspace but e2e, the control plane, the server kit, the render sandbox and the site's own is an app", () => {
   assert.deepEqual(
     workspaces.filter((workspace) => !NOT_APPS.includes(workspace)).sort(),
     Object.keys(site.apps).sort(),

@@ -4,9 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { root } from '../build.mjs';
+import { fileURLToPath } from 'node:url';
 import { BROTLI_STATIC_MODULE, NGINX } from './install.mjs';
 import { nginxConfig } from './nginxConfig.mjs';
+
+// The checkout whose builds nginx serves.
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Everything the cluster writes at run time: nginx's prefix, its logs, the cluster's state. */
 export const clusterDir = join(root, '.cluster');
@@ -14,19 +17,20 @@ export const nginxPrefix = join(clusterDir, 'nginx');
 
 /**
  * Writes the configuration for the shell instances on `instancePorts` and checks it with `nginx -t`.
- * `prefix`, `siteRoot`, `ports` and `deployDir` default to this checkout's; a test gives its own.
+ * `prefix`, `siteRoot` and `ports` default to this checkout's; a test gives its own. `host`,
+ * `deployDir` and `siteSettings` (the site's origins, for the pages' policy) are the cluster's config's.
  * @returns {{ args: string[], configFile: string }} how to run nginx in the foreground with it
  */
-export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, deployDir, limits, frontDoorSecret }) {
+export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, host, deployDir, siteSettings, limits, frontDoorSecret }) {
   if (prefix === nginxPrefix) {
     mkdirSync(clusterDir, { recursive: true });
-    writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (scripts/cluster/).\n*\n');
+    writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (site/cluster/).\n*\n');
   }
   for (const dir of ['logs', 'temp']) mkdirSync(join(prefix, dir), { recursive: true });
   const configFile = join(prefix, 'nginx.conf');
   // Started as root, nginx would run its workers as `nobody`, which Debian has no group for.
   const user = process.getuid?.() === 0 ? 'www-data' : null;
-  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, deployDir, limits, frontDoorSecret });
+  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, host, deployDir, siteSettings, limits, frontDoorSecret });
   writeFileSync(configFile, config);
   const args = ['-p', prefix, '-c', configFile, '-e', join(prefix, 'logs', 'error.log')];
   try {

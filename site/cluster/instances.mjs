@@ -3,16 +3,17 @@
 // one at a time on a rolling restart — the old one drains while its successor loads its server
 // builds, and the next goes only once the successor is ready and back in nginx's rotation.
 import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { withoutTsx, withTsx } from '../tsx.mjs';
 
 // The shell's server as built (shell/server/bundle.mjs): plain JavaScript, no TypeScript loader.
-const ENTRY = fileURLToPath(new URL('../../shell/dist/server/main.cjs', import.meta.url));
+const ENTRY = join(dirname(createRequire(import.meta.url).resolve('shell/package.json')), 'dist', 'server', 'main.cjs');
 const READY_TIMEOUT_MS = 90_000;
 /**
  * After a successor is ready: nginx leaves a peer that refused a connection out of rotation for
- * fail_timeout (1 s, scripts/cluster/nginxConfig.mjs), counted in whole seconds of its clock, so up
+ * fail_timeout (1 s, ./nginxConfig.mjs), counted in whole seconds of its clock, so up
  * to 2 s after its last refusal. Stopping the next instance before that would leave nginx no
  * instance it is willing to try ("no live upstreams", a 502).
  */
@@ -122,7 +123,7 @@ export function superviseInstances({ ports, env = () => ({}), log = console.log,
       onChange();
       return rolling;
     },
-    /** What the state file says (scripts/cluster/start.mjs): who runs where. */
+    /** What the state file says (./start.mjs): who runs where. */
     snapshot() {
       return {
         rolling: rolling !== null,

@@ -8,25 +8,24 @@
 //   Ctrl-C             stops everything it started
 //
 // Who runs where is written to .cluster/state.json (pids, ports, states) for the tests and benchmarks.
+// Everything it reads from its environment is CLUSTER_VARIABLES (../config.ts), read once, here.
 import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildIfNeeded, root } from '../build.mjs';
-import { atStop, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from '../processes.mjs';
+import { readConfigOrExit } from '@netnet/server-kit';
+import site from '@netnet/site';
+import { CLUSTER_VARIABLES } from '../config.ts';
+import { atStop, buildIfNeeded, catalogueProgram, openSiteStore, startAuthEmulator, startControlApi, startGuardProcess, startProcess, stopAll, waitFor } from '../processes.mjs';
 import { clusterDir, prepareNginx } from './frontDoor.mjs';
 import { ensureNginx, NGINX } from './install.mjs';
 import { superviseInstances } from './instances.mjs';
 
-const site = createRequire(import.meta.url)('../site.cjs');
+const config = readConfigOrExit('npm run start:cluster', CLUSTER_VARIABLES, process.env);
 
 /** The instances' ports: NETNET_INSTANCE_PORT (default 8081) and the ones after it. */
-export function instancePorts(env = process.env) {
-  const count = Number(env.NETNET_INSTANCES ?? 2);
-  const first = Number(env.NETNET_INSTANCE_PORT ?? 8081);
-  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error(`NETNET_INSTANCES must be a whole number from 1 to 64, not "${env.NETNET_INSTANCES}"`);
-  if (!Number.isInteger(first) || first < 1024 || first + count > 65536) throw new Error(`NETNET_INSTANCE_PORT must be a port from 1024, not "${env.NETNET_INSTANCE_PORT}"`);
-  return Array.from({ length: count }, (_, index) => first + index);
+function instancePorts({ instances, instancePort }) {
+  if (instancePort + instances > 65536) throw new Error(`NETNET_INSTANCE_PORT=${instancePort} leaves no room for ${instances} instances (NETNET_INSTANCES) below port 65536`);
+  return Array.from({ length: instances }, (_, index) => instancePort + index);
 }
 
 /**
@@ -34,48 +33,38 @@ export function instancePorts(env = process.env) {
  * address but stand for many members (bench:cluster): NETNET_NGINX_PAGES_PER_CLIENT (renders at
  * once) and NETNET_NGINX_PAGES_PER_SECOND (pages and ticketed maps a second).
  */
-function limitsFrom(env) {
-  const limits = {};
-  for (const [variable, limit] of [
-    ['NETNET_NGINX_PAGES_PER_CLIENT', 'pagesPerClient'],
-    ['NETNET_NGINX_PAGES_PER_SECOND', 'ticketsPerSecond'],
-  ]) {
-    const raw = env[variable];
-    if (raw === undefined) continue;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${variable} must be a whole number from 1, not "${raw}"`);
-    limits[limit] = value;
-  }
-  return limits;
-}
+const limitsFrom = ({ pagesPerClient, pagesPerSecond }) => ({
+  ...(pagesPerClient !== undefined && { pagesPerClient }),
+  ...(pagesPerSecond !== undefined && { ticketsPerSecond: pagesPerSecond }),
+});
 
 const stateFile = join(clusterDir, 'state.json');
 
 async function main() {
   const started = Date.now();
-  const ports = instancePorts();
+  const ports = instancePorts(config);
   // Every instance signs and checks release-health tickets with one secret; made up for this run
   // unless the operator gives one (docs/deploy.md).
-  const ticketSecret = process.env.NETNET_TICKET_SECRET ?? randomBytes(32).toString('base64url');
+  const ticketSecret = config.ticketSecret ?? randomBytes(32).toString('base64url');
   // What nginx's requests to the instances carry, so they trust nginx's X-Real-IP and not any
   // other local process's (docs/deploy.md, "Limits").
   const frontDoorSecret = randomBytes(32).toString('base64url');
   console.log(`[cluster] ${ensureNginx()}`);
   await buildIfNeeded();
 
-  // The store before the instances, so they find it up and migrated (scripts/start.mjs does the same).
-  await openSiteStore();
+  // The store before the instances, so they find it up and migrated (site/start.mjs does the same).
+  await openSiteStore(config);
 
-  startProcess('catalogue', process.execPath, [join(root, 'catalogue/dist/main.js')], { PORT: String(site.ports.catalogue) });
+  startProcess('catalogue', process.execPath, [catalogueProgram()], { PORT: String(site.ports.catalogue) });
   // The control-plane API, on its own port beside the front door: teams' pipelines call it, members never do.
-  const controlApi = startControlApi();
+  const controlApi = startControlApi(config);
   // Awaited once the rest is up; until then a failure must not count as unhandled.
   controlApi.catch(() => {});
-  const usesEmulator = site.runtimeConfig().authEmulatorUrl !== null;
+  const usesEmulator = site.runtimeConfig(config).authEmulatorUrl !== null;
   if (usesEmulator) startAuthEmulator();
   // One guard for the environment, beside the instances rather than in each: an instance that
   // crashes or is restarted takes no judgement with it.
-  const guardPid = startGuardProcess()?.pid ?? null;
+  const guardPid = startGuardProcess(config)?.pid ?? null;
 
   let nginxPid = null;
   // Written beside and renamed over, so a reader never finds it half written.
@@ -98,8 +87,15 @@ async function main() {
   atStop(() => instances.stop());
   // nginx first: it also serves the remotes' builds and the releases, which the instances load
   // their server builds from while they warm up. Pages answer once an instance is ready.
-  const workers = process.env.NETNET_NGINX_WORKERS === 'auto' ? 'auto' : Number(process.env.NETNET_NGINX_WORKERS ?? 1);
-  const { args, configFile } = prepareNginx({ instancePorts: ports, workers, limits: limitsFrom(process.env), frontDoorSecret });
+  const { args, configFile } = prepareNginx({
+    instancePorts: ports,
+    workers: config.nginxWorkers,
+    limits: limitsFrom(config),
+    frontDoorSecret,
+    host: config.host,
+    deployDir: config.deployDir,
+    siteSettings: config,
+  });
   nginxPid = startProcess('nginx', NGINX, args).pid;
   await waitFor(`http://localhost:${site.ports[site.remotes[0]]}/mf-manifest.json`, 'nginx', 10_000);
   await waitFor(`http://localhost:${site.ports.catalogue}/3/genre/movie/list`, 'The catalogue service');
