@@ -95,7 +95,13 @@ test.describe('headers', () => {
   test('the policy follows the site table: a remote moved to a CDN and a real Firebase project', async () => {
     const policy = execFileSync(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', "import('./shell/server/securityHeaders.ts').then((m) => process.stdout.write(m.contentSecurityPolicy()))"],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "const { default: site } = await import('@netnet/site'); const m = await import('./shell/server/securityHeaders.ts'); process.stdout.write(m.contentSecurityPolicy(site.readSite(process.env)));",
+      ],
       {
         cwd: root,
         encoding: 'utf8',
