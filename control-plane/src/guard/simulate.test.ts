@@ -1,5 +1,5 @@
 // The guard over 1,000 simulated canaries of each kind (control-plane/src/guard/simulate.ts), seeded:
-// the rows of the simulation table in docs/architecture.md ("Release health"), held to the guard's targets.
+// the rows of the simulation table in docs/release-health.md, held to the guard's targets.
 // Run: node --import tsx --test control-plane/src/guard/simulate.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

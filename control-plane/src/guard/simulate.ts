@@ -240,7 +240,7 @@ export function simulate({ seed = 17, runs = 1000, minShare = 0.1, maxShare = 0.
   return { runs, rolledBack: rolledBack / runs, within: inTime / runs, byLcp: byLcp / runs, late: late / runs, perBand, sessions: { median: at(0.5), p95: at(0.95) } };
 }
 
-// The rows of docs/architecture.md's simulation table, each with its seed (offset from `seed`),
+// The rows of docs/release-health.md's simulation table, each with its seed (offset from `seed`),
 // run by control-plane/src/guard/simulate.test.ts as they are printed here.
 const SCENARIOS = {
   healthy: { seed: 0, canaryRate: 0.005, stableRate: 0.005, maxCanarySessions: 1000 },
