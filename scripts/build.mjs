@@ -36,7 +36,7 @@ function inputsOf(app) {
   // The catalogue bundles one file of the contract (the id rule) and the server kit with the repository's Babel config.
   if (site.apps[app].kind === 'service') return [...own, ...TOOLCHAIN, `${app}/media`, `${app}/webpack.config.js`, 'babel.config.js', 'shared/src/ids.ts', 'server-kit/src'];
   // The shell's build holds its server program too (shell/server/bundle.mjs), with what it bundles.
-  const server = app === 'shell' ? ['shell/server', 'server-kit/src', 'rollout/src', 'control-plane/src'] : [];
+  const server = app === 'shell' ? ['shell/server', 'server-kit/src', 'server-kit/bundle.mjs', 'rollout/src', 'control-plane/src'] : [];
   return [...own, ...TOOLCHAIN, ...WEB_TOOLCHAIN, ...server, `${app}/webpack.config.js`];
 }
 
@@ -68,6 +68,9 @@ export async function buildIfNeeded({ all = false, only = site.builtApps } = {})
     for (let app = queue.shift(); app; app = queue.shift()) await run(app);
   });
   await Promise.all(workers);
+  // The control plane's commands run from bundles too (control-plane/bin/run.mjs builds a stale one
+  // on its first run); an image runs them from a read-only file system, so a full build makes them.
+  if (all) await (await import('@netnet/control-plane/commands')).buildCommands();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -96,7 +96,7 @@ export async function openSiteStore(config) {
  */
 export async function startControlApi(config) {
   const port = config.controlPort;
-  startProcess('api', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'api.ts')], { NETNET_CONTROL_PORT: String(port) });
+  startProcess('api', process.execPath, [join(packageDir('@netnet/control-plane'), 'bin', 'run.mjs'), 'api'], { NETNET_CONTROL_PORT: String(port) });
   // Its description is the one answer without a token.
   await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
   return `http://127.0.0.1:${port}`;
@@ -110,7 +110,7 @@ export async function startControlApi(config) {
  */
 export function startGuardProcess(config) {
   if (config.guard === 'off') return null;
-  return startProcess('guard', process.execPath, ['--import', 'tsx', join(packageDir('@netnet/control-plane'), 'bin', 'rollout.ts'), 'guard']);
+  return startProcess('guard', process.execPath, [join(packageDir('@netnet/control-plane'), 'bin', 'run.mjs'), 'rollout', 'guard']);
 }
 
 export function keepServer(server) {

@@ -45,7 +45,7 @@ const TARGETS = { jsKB: 120, lcpMs: 1_200, liveMs: 1_000, drawMs: 100 };
 const CONSOLE = `http://127.0.0.1:${controlPort(process.env)}/console/`;
 
 const cli = async (script, ...args) =>
-  (await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin', `${script}.ts`), ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } })).stdout.trim();
+  (await execute(process.execPath, [join(root, 'control-plane/bin/run.mjs'), script, ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } })).stdout.trim();
 
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -250,7 +250,7 @@ async function main() {
     }
     await cli('rollout', 'stable', REMOTE, VERSIONS[0]);
     await cli('rollout', 'canary', REMOTE, VERSIONS[1], '--percent', '10');
-    await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/tokens.ts'), 'create', PERSON, '--remotes', '*', '--environments', ENVIRONMENT, '--actions', '*', '--person'], { cwd: root });
+    await execute(process.execPath, [join(root, 'control-plane/bin/run.mjs'), 'tokens', 'create', PERSON, '--remotes', '*', '--environments', ENVIRONMENT, '--actions', '*', '--person'], { cwd: root });
     const simulating = Date.now();
     await simulateHour(db, REPORTS_PER_SECOND);
     const simulatedS = (Date.now() - simulating) / 1000;
@@ -295,7 +295,7 @@ async function main() {
     process.exitCode = checkExitCode('bench:console', targets);
   } finally {
     await browser.close();
-    await execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/tokens.ts'), 'revoke', PERSON], { cwd: root }).catch(() => {});
+    await execute(process.execPath, [join(root, 'control-plane/bin/run.mjs'), 'tokens', 'revoke', PERSON], { cwd: root }).catch(() => {});
     for (const table of ['rollouts', 'audit', 'health_counts', 'guard_leases']) await db.pool.query(`DELETE FROM ${table} WHERE environment = $1`, [ENVIRONMENT]);
     await db.pool.query('DELETE FROM releases WHERE remote = $1 AND version = ANY($2)', [REMOTE, VERSIONS]);
     for (const version of VERSIONS) rmSync(join(root, 'deploy', REMOTE, version), { recursive: true, force: true });

@@ -54,7 +54,7 @@ function renderProcesses() {
 }
 
 const cli = (script, ...args) =>
-  execute(process.execPath, ['--import', 'tsx', join(root, 'control-plane', 'bin', `${script}.ts`), ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } });
+  execute(process.execPath, [join(root, 'control-plane', 'bin', 'run.mjs'), script, ...args], { cwd: root, env: { ...process.env, NETNET_ENV: ENVIRONMENT } });
 
 /** remote-title's build as `version`, its server build looping forever in every render past the fourth of a process. */
 function loopingCopy(version, copy) {

@@ -2,13 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
-import { deployCli } from '../support/deployCli';
+import { commandArgs, deployCli } from '../support/deployCli';
 import { testWithShell } from '../support/specShell';
 import { expect } from '../support/test';
 
@@ -33,9 +32,8 @@ const test = testWithShell(ENVIRONMENT);
 test.describe.configure({ mode: 'serial' });
 
 const cli = deployCli(ENVIRONMENT);
-const tsx = pathToFileURL(require.resolve('tsx')).href;
 const execute = promisify(execFile);
-const tokens = async (...args: string[]) => (await execute(process.execPath, ['--import', tsx, join(root, 'control-plane/bin/tokens.ts'), ...args], { cwd: root })).stdout.trim();
+const tokens = async (...args: string[]) => (await execute(process.execPath, commandArgs('tokens', ...args), { cwd: root })).stdout.trim();
 
 let staging: string;
 let link: string;

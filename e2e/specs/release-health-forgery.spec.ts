@@ -3,13 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIRequestContext, Browser, Page, Request } from '@playwright/test';
 import { expect } from '../support/test';
 import { forgetEnvironment, forgetReleases, guardPasses, readMap, restoreMap } from '../support/controlPlane';
 import { copyBuildAs } from '../support/buildCopy.mjs';
-import { deployCli } from '../support/deployCli';
+import { commandArgs, deployCli } from '../support/deployCli';
 import { forge, type ForgerTally } from '../support/forger';
 import { forwardFromNetwork, type NetworkForwarder } from '../support/networks';
 import { testWithShell } from '../support/specShell';
@@ -110,8 +109,7 @@ test.beforeAll(async ({ specShell }) => {
   const port = Number(new URL(specShell.url).port);
   networks = await Promise.all(HONEST_NETWORKS.map((network) => forwardFromNetwork(port, network)));
   // Made as QA's is, by the CLI: signed with the site's secret and recorded in the store.
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const made = await promisify(execFile)(process.execPath, ['--import', tsx, join(root, 'control-plane/bin/qa-token.ts'), '--for', 'forgery spec', '--env', ENVIRONMENT, '--hours', '1'], {
+  const made = await promisify(execFile)(process.execPath, commandArgs('qa-token', '--for', 'forgery spec', '--env', ENVIRONMENT, '--hours', '1'), {
     cwd: root,
     env: { ...process.env, NETNET_QA_SECRET: QA_SECRET },
   });

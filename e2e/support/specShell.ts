@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { commandArgs } from './deployCli';
 import { test as base } from './test';
 
 // A shell of the spec's own, served exactly as `npm start` serves the shell (shell/server/shellServer.ts)
@@ -40,7 +41,7 @@ const root = join(__dirname, '..', '..');
 /** The guard process of `environment`, its lines printed as `npm start` prints them. */
 function startGuard(environment: string, { stages, intervalMs }: GuardOptions): ChildProcess {
   const flags = [...(stages ? ['--stages', stages.join(',')] : []), ...(intervalMs ? ['--interval', String(intervalMs / 1000)] : [])];
-  const guard = spawn(process.execPath, ['--import', 'tsx', join(root, 'control-plane/bin/rollout.ts'), 'guard', '--env', environment, ...flags], {
+  const guard = spawn(process.execPath, commandArgs('rollout', 'guard', '--env', environment, ...flags), {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -377,14 +377,14 @@ describe('the control-plane API', { timeout: 600_000 }, () => {
 
 describe('npm run release and npm run rollout as clients of the API', { timeout: 120_000 }, () => {
   const run = promisify(execFile);
-  const bin = (script: string) => join(import.meta.dirname, '..', '..', 'bin', `${script}.ts`);
+  const runner = join(import.meta.dirname, '..', '..', 'bin', 'run.mjs');
   /** A command as a pipeline runs it: its own process, only a URL and a token to reach the site. */
   async function cli(script: 'release' | 'rollout', args: string[], env: Record<string, string>) {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('NETNET_') && key !== 'DATABASE_URL'));
     // A deploy folder of its own with no store in it: a command that wrote the store directly would fail or write elsewhere.
     const elsewhere = mkdtempSync(join(tmpdir(), 'netnet-api-cli-'));
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', bin(script), ...args], { env: { ...clean, NETNET_DEPLOY_DIR: elsewhere, ...env } });
+      const { stdout, stderr } = await run(process.execPath, [runner, script, ...args], { env: { ...clean, NETNET_DEPLOY_DIR: elsewhere, ...env } });
       return { code: 0, out: stdout, err: stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };

@@ -28,9 +28,8 @@ export interface CliResult {
 type Script = 'release' | 'rollout' | 'qa-token';
 
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
-// The commands are TypeScript, run as `npm run release` runs them: under the tsx loader.
-const TSX = ['--import', import.meta.resolve('tsx')];
-const bin = (script: Script) => join(root, 'control-plane', 'bin', `${script}.ts`);
+// The commands run as `npm run release` runs them: from their bundles (control-plane/bin/run.mjs).
+const RUN = join(root, 'control-plane', 'bin', 'run.mjs');
 
 const TABLES = ['releases', 'release_files', 'release_blobs', 'rollouts', 'audit', 'health_counts', 'guard_leases', 'qa_tokens'];
 
@@ -68,12 +67,12 @@ export async function cliHarness({ deployDir, strip = [] }: { deployDir: () => s
     cliEnv,
     node,
     /** A command to its end, e.g. cli('rollout', 'status'). */
-    cli: (script: Script, ...args: string[]) => node([...TSX, bin(script), ...args]),
+    cli: (script: Script, ...args: string[]) => node([RUN, script, ...args]),
     /** A command with extra environment variables. */
-    cliWith: (extra: NodeJS.ProcessEnv, script: Script, ...args: string[]) => node([...TSX, bin(script), ...args], extra),
+    cliWith: (extra: NodeJS.ProcessEnv, script: Script, ...args: string[]) => node([RUN, script, ...args], extra),
     /** The same command, not waiting for it: for commands run at the same time. */
     cliAsync(script: Script, ...args: string[]) {
-      const child = spawn(process.execPath, [...TSX, bin(script), ...args], { cwd: root, env: cliEnv() });
+      const child = spawn(process.execPath, [RUN, script, ...args], { cwd: root, env: cliEnv() });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk.toString()));

@@ -492,8 +492,8 @@ describe('npm run release -- <remote> --from <dir> (the same check of .br/.gz co
     const url = `postgresql://${user ?? ''}@/${database ?? ''}?host=${encodeURIComponent(host ?? '')}&port=${port ?? ''}`;
     const env: NodeJS.ProcessEnv = { ...process.env, NETNET_DEPLOY_DIR: origin, DATABASE_URL: url };
     delete env.NETNET_ENV;
-    const script = join(root, 'control-plane', 'bin', 'release.ts');
-    const result = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), script, REMOTE, '--version', version, '--from', build], { cwd: root, env, encoding: 'utf8' });
+    const runner = join(root, 'control-plane', 'bin', 'run.mjs');
+    const result = spawnSync(process.execPath, [runner, 'release', REMOTE, '--version', version, '--from', build], { cwd: root, env, encoding: 'utf8' });
     return { code: result.status, out: result.stdout, err: result.stderr };
   }
 
