@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authEmulatorUrl, catalogueApi, catalogueUrl, exactly, originOf, remoteOrigins, siteUrl, webApps } from '../support/site';
 import { test, expect, asVisitor } from '../support/memberSession';
-import { signInAsNewMember } from '../support/members';
+import { createMember, signIn } from '../support/members';
 import { navigateInApp, whenAppRuns } from '../support/navigate';
 import { collectCspViolations } from '../support/cspViolations';
 import { watchForInjectedScripts } from '../support/scriptCanary';
@@ -144,7 +144,7 @@ test.describe('under the CSP', () => {
       // The landing page, then signing in through the form: Firebase works under the CSP too.
       await page.goto('/');
       await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();
-      await signInAsNewMember(page);
+      await signIn(page, await createMember());
       const seriesId = await firstSeriesId();
       const main = page.getByRole('main');
       for (const [path, ready] of [

@@ -16,7 +16,15 @@ export const newMemberDetails = (): TestMember => ({
   password: 'correct-horse-42',
 });
 
-export async function createMember(member: TestMember = newMemberDetails()): Promise<TestMember> {
+/** What the emulator answers a sign-up with: the account's uid and its first tokens. */
+interface SignUpAnswer {
+  localId: string;
+  idToken: string;
+  refreshToken: string;
+  expiresIn: string;
+}
+
+async function signUp(member: TestMember): Promise<SignUpAnswer> {
   const response = await fetch(
     `${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-netnet-key`,
     {
@@ -26,6 +34,11 @@ export async function createMember(member: TestMember = newMemberDetails()): Pro
     },
   );
   if (!response.ok) throw new Error(`Could not create ${member.email}: ${await response.text()}`);
+  return (await response.json()) as SignUpAnswer;
+}
+
+export async function createMember(member: TestMember = newMemberDetails()): Promise<TestMember> {
+  await signUp(member);
   return member;
 }
 
@@ -48,9 +61,52 @@ export async function signIn(page: Page, member: TestMember): Promise<void> {
   await expect(page).toHaveURL(/\/browse$/);
 }
 
-/** A fresh member, signed in. */
+/**
+ * A fresh member, signed in as a returning member's browser is: the account made over the
+ * emulator's REST API, the session Firebase keeps (its user record in IndexedDB, under the site's
+ * API key) written at the site's origin, and the member cookie the shell sets; then the page opens
+ * /browse, where the SDK checks the session with the emulator. The specs about signing in use the
+ * form (signIn above).
+ */
 export async function signInAsNewMember(page: Page): Promise<TestMember> {
-  const member = await createMember();
-  await signIn(page, member);
+  const member = newMemberDetails();
+  const account = await signUp(member);
+  const config = await page.goto('/config.json');
+  const { apiKey } = ((await config!.json()) as { firebase: { apiKey: string } }).firebase;
+  const now = Date.now();
+  // The fields Firebase's own persistence writes for an email-and-password member (User.toJSON()).
+  const user = {
+    uid: account.localId,
+    email: member.email,
+    emailVerified: false,
+    isAnonymous: false,
+    providerData: [{ providerId: 'password', uid: member.email, displayName: null, email: member.email, phoneNumber: null, photoURL: null }],
+    stsTokenManager: { refreshToken: account.refreshToken, accessToken: account.idToken, expirationTime: now + Number(account.expiresIn) * 1000 },
+    createdAt: String(now),
+    lastLoginAt: String(now),
+    apiKey,
+    appName: '[DEFAULT]',
+  };
+  await page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('firebaseLocalStorageDb', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('firebaseLocalStorage', { keyPath: 'fbase_key' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const write = open.result.transaction('firebaseLocalStorage', 'readwrite');
+          write.objectStore('firebaseLocalStorage').put({ fbase_key: key, value });
+          write.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          write.onerror = () => reject(write.error);
+        };
+      }),
+    { key: `firebase:authUser:${apiKey}:[DEFAULT]`, value: user },
+  );
+  await page.context().addCookies([{ name: 'netnet-member', value: account.localId, url: new URL(page.url()).origin }]);
+  await page.goto('/browse');
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
   return member;
 }
