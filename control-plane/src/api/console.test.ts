@@ -150,11 +150,20 @@ describe('a session', () => {
     const { cookie, csrf } = await signIn(secret);
     const headers = { Cookie: cookie, 'X-Netnet-CSRF': csrf };
     const path = '/v1/environments/production/remotes/remote-title/canary';
+    assert.equal((await send('PUT', path, { json: { version: '1.1.0', percent: 15, skipCompatibilityGate: true }, headers })).status, 200);
     const answer = await send('PUT', path, { json: { version: '1.1.0', percent: 20, skipCompatibilityGate: true, reason: '  error rate flat for an hour ' }, headers });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const trail = await send('GET', '/console/api/environments/production/audit?remote=remote-title', { headers: { Cookie: cookie } });
-    assert.equal(trail.status, 200);
-    assert.deepEqual({ action: trail.body.entries[0].action, reason: trail.body.entries[0].reason }, { action: 'canary', reason: 'error rate flat for an hour' });
+    // The whole trail as well as one remote's says why, and what the remote served before.
+    for (const query of ['', '?remote=remote-title']) {
+      const trail = await send('GET', `/console/api/environments/production/audit${query}`, { headers: { Cookie: cookie } });
+      assert.equal(trail.status, 200);
+      const [entry] = trail.body.entries;
+      assert.deepEqual(
+        { action: entry.action, reason: entry.reason, before: entry.before, plan: entry.plan },
+        { action: 'canary', reason: 'error rate flat for an hour', before: { stable: '1.0.0', canary: { version: '1.1.0', percent: 15 } }, plan: { stable: '1.0.0', canary: { version: '1.1.0', percent: 20 } } },
+        query,
+      );
+    }
     // A reason that says nothing, is too long or is not text: 400, nothing changed.
     for (const reason of ['   ', 'x'.repeat(501), 42]) {
       const refused = await send('PUT', path, { json: { version: '1.1.0', percent: 30, skipCompatibilityGate: true, reason }, headers });

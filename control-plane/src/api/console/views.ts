@@ -127,8 +127,8 @@ const auditJson = (row: AuditRow, previous: AuditRow | undefined) => ({
   action: row.action,
   remote: row.remote,
   reason: row.reason,
-  plan: row.remote ? (row.map.remotes?.[row.remote] ?? null) : null,
-  before: row.remote && previous ? (previous.map.remotes?.[row.remote] ?? null) : null,
+  plan: row.remote ? (row.map?.remotes?.[row.remote] ?? null) : null,
+  before: row.remote && previous ? (previous.map?.remotes?.[row.remote] ?? null) : null,
 });
 
 /** The audit trail of an environment, newest first, narrowed by remote and actor. */
@@ -136,7 +136,10 @@ export async function audit(db: Queryable, environment: string, { remote, actor 
   const limit = 200;
   // One more row than shown, so the oldest shown can say what its remote was before.
   const [rows, actors] = await Promise.all([auditRows(db, environment, { remote, actor, limit: limit + 1 }), auditActors(db, environment)]);
-  const entries = rows.slice(0, limit).map((row, index) => auditJson(row, remote !== undefined && actor === undefined ? rows[index + 1] : undefined));
+  // The map before a change is the one the next older change of the map made (a QA token's entry has
+  // none): known unless the trail is narrowed to one actor, whose changes skip others'.
+  const previousMap = (index: number) => rows.slice(index + 1).find((older) => older.map);
+  const entries = rows.slice(0, limit).map((row, index) => auditJson(row, actor === undefined ? previousMap(index) : undefined));
   return { environment, remote: remote ?? null, actor: actor ?? null, actors, entries };
 }
 
