@@ -43,7 +43,7 @@ export function CanaryFields({ id, plan, published, choice, onChoice }: { id: st
         Share of members (%)
         <input inputMode="numeric" value={choice.percent} aria-invalid={!valid} aria-describedby={`${id}-percent`} onChange={(event) => onChoice({ ...choice, percent: event.target.value.trim() })} />
       </label>
-      <p id={`${id}-percent`} className="hint">
+      <p id={`${id}-percent`} className={valid ? 'hint' : 'hint refused'}>
         {valid ? 'A whole number from 0 to 100.' : 'Give a whole number from 0 to 100, like 20.'}
       </p>
     </div>

@@ -24,13 +24,29 @@ const ticksOf = (panel: Element) => [...panel.querySelectorAll('text.tick')].map
 
 it('names each mark on the chart: the change, and the guard when the decision was its', () => {
   const { sessions, rate } = draw();
-  expect([...sessions.querySelectorAll('text.mark-label')].map((label) => [label.textContent, label.getAttribute('class')])).toEqual([
+  expect([...sessions.querySelectorAll('text.mark-label')].map((label) => [label.lastChild?.textContent, label.getAttribute('class')])).toEqual([
     ['canary', 'mark-label change'],
     ['guard rollback', 'mark-label guard'],
   ]);
   // Named once, above the first panel; a screen reader hears them in every panel's label.
   expect(rate.querySelectorAll('text.mark-label')).toHaveLength(0);
   expect(rate).toHaveAccessibleName(/changes marked: 09:30 canary by person:title-owner; 09:45 guard rollback by guard@host:1\. /);
+});
+
+it('names marks made at about the same time once, each of them in its tooltip', () => {
+  const close: Mark[] = [
+    { at: '2026-11-28T09:30:10.000Z', guard: false, actor: 'person:title-owner', action: 'canary', reason: null },
+    { at: '2026-11-28T09:31:20.000Z', guard: false, actor: 'person:title-owner', action: 'canary', reason: null },
+    { at: '2026-11-28T09:50:00.000Z', guard: true, actor: 'guard@host:1', action: 'rollback', reason: null },
+    { at: '2026-11-28T09:51:00.000Z', guard: false, actor: 'person:title-owner', action: 'stable', reason: null },
+  ];
+  render(<HourChart remote="remote-title" from={from} to={to} stable={[]} canary={[]} marks={close} />);
+  const labels = [...screen.getAllByRole('img')[0]!.querySelectorAll('text.mark-label')];
+  expect(labels.map((label) => label.lastChild?.textContent)).toEqual(['canary ×2', '2 changes']);
+  expect(labels.map((label) => label.querySelector('title')?.textContent)).toEqual([
+    '09:30 canary by person:title-owner; 09:31 canary by person:title-owner',
+    '09:50 guard rollback by guard@host:1; 09:51 stable by person:title-owner',
+  ]);
 });
 
 it('labels each axis with round values: zero, half and the top, and every ten minutes', () => {

@@ -62,26 +62,49 @@ function marksInWords(marks: Mark[]) {
   return `changes marked: ${shown.join('; ')}${marks.length > 5 ? `; and ${marks.length - 5} more` : ''}`;
 }
 
-/** Each mark's name above the chart, at its time (left of it near the right edge), on a second row when the first is taken there. */
+/** Marks closer together than a label is long (in the chart's units): named as one. */
+const NEAR = 48;
+
+/** What a group of marks made at about the same time is called: the one change, the same one a number of times, or how many. */
+function groupName(group: Mark[]) {
+  const names = new Set(group.map(markName));
+  if (group.length === 1 || names.size > 1) return group.length === 1 ? markName(group[0]!) : `${group.length} changes`;
+  return `${markName(group[0]!)} ×${group.length}`;
+}
+
+/**
+ * The marks' names above the chart, at their time (left of it near the right edge): marks made at
+ * about the same time share one name (each of them in its tooltip), and a name goes on a second
+ * row where the first is taken.
+ */
 function MarkLabels({ marks, x, y, right }: { marks: Mark[]; x: (minute: number) => number; y: number; right: number }) {
+  const at = (mark: Mark) => x(new Date(mark.at).getTime() / 60_000);
+  const groups: Mark[][] = [];
+  for (const mark of [...marks].sort((a, b) => a.at.localeCompare(b.at))) {
+    const last = groups.at(-1);
+    if (last && at(mark) - at(last[0]!) < NEAR) last.push(mark);
+    else groups.push([mark]);
+  }
   const rowEnds = [-Infinity, -Infinity];
-  const placed = [...marks]
-    .sort((a, b) => a.at.localeCompare(b.at))
-    .map((mark) => {
-      const at = x(new Date(mark.at).getTime() / 60_000);
-      const name = markName(mark);
-      // About 6 px a character at the ticks' size.
-      const length = name.length * 6;
-      const before = at + 2 + length > right;
-      const start = before ? at - 2 - length : at + 2;
-      const row = Math.max(0, rowEnds.findIndex((end) => end < start));
-      rowEnds[row] = start + length + 4;
-      return { key: `${mark.at}${mark.action}`, at, before, row, name, guard: mark.guard };
-    });
+  const placed = groups.map((group) => {
+    const first = group[0]!;
+    const left = at(first);
+    const name = groupName(group);
+    // About 6 px a character at the ticks' size.
+    const length = name.length * 6;
+    const before = left + 2 + length > right;
+    const start = before ? left - 2 - length : left + 2;
+    const row = Math.max(0, rowEnds.findIndex((end) => end < start));
+    rowEnds[row] = start + length + 4;
+    const guard = group.every((mark) => mark.guard);
+    const details = group.map((mark) => `${mark.at.slice(11, 16)} ${markName(mark)} by ${mark.actor}`).join('; ');
+    return { key: `${first.at}${first.action}`, left, before, row, name, guard, details };
+  });
   return (
     <>
-      {placed.map(({ key, at, before, row, name, guard }) => (
-        <text key={key} x={before ? at - 2 : at + 2} y={y + row * 12} textAnchor={before ? 'end' : 'start'} className={`mark-label ${guard ? 'guard' : 'change'}`}>
+      {placed.map(({ key, left, before, row, name, guard, details }) => (
+        <text key={key} x={before ? left - 2 : left + 2} y={y + row * 12} textAnchor={before ? 'end' : 'start'} className={`mark-label ${guard ? 'guard' : 'change'}`}>
+          <title>{details}</title>
           {name}
         </text>
       ))}
