@@ -314,7 +314,7 @@ test("a remote's chart names its marks and labels its axes", async ({ page }) =>
 });
 
 test('every console page passes axe', async ({ page }) => {
-  // Four full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
+  // Six full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
   test.setTimeout(300_000);
   const errors = consoleErrors(page);
   await signIn(page);
@@ -334,7 +334,18 @@ test('every console page passes axe', async ({ page }) => {
   await page.getByRole('link', { name: 'remote-title', exact: true }).click();
   await page.getByRole('button', { name: 'Promote remote-title' }).click();
   await expect(page.getByRole('dialog').getByText('What members will get')).toBeVisible();
+  // With the guard's evidence and its warning.
+  await expect(page.getByRole('dialog').getByText(/^Warning:/)).toBeVisible();
   await scan('the confirmation');
+  await page.goto('about:blank');
+  await page.goto(`${CONSOLE}#/production`);
+  await expect(page.getByRole('heading', { name: "production is outside your token's scope" })).toBeVisible();
+  await scan('an environment outside the token');
+  // A phone's width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await expect(card(page, 'remote-title')).toBeVisible();
+  await scan('every remote on a phone');
   expect(errors).toEqual([]);
 });
 
