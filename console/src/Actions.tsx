@@ -1,12 +1,12 @@
 // A remote's actions: each enabled only within the person's scope; a refused one stays visible,
 // disabled, with the reason beside it (the API would refuse it anyway: 403).
 import { useId } from 'react';
-import type { Change } from './ChangeDialog';
+import type { OpenChange } from './ChangeDialog';
 import type { Can, Plan } from './types';
 
 const LABELS = { canary: 'Set canary share', promote: 'Promote', rollback: 'Roll back' } as const;
 
-export function Actions({ remote, plan, published, can, onChange }: { remote: string; plan: Plan | null; published: string[]; can: Can; onChange(change: Change): void }) {
+export function Actions({ remote, plan, published, can, onChange }: { remote: string; plan: Plan | null; published: string[]; can: Can; onChange: OpenChange }) {
   const id = useId();
   const reasons = (Object.keys(LABELS) as (keyof typeof LABELS)[])
     .map((kind) => ({ kind, refused: can[kind] ?? availability(kind, plan) }))
@@ -18,7 +18,7 @@ export function Actions({ remote, plan, published, can, onChange }: { remote: st
         const refused = can[kind] ?? availability(kind, plan);
         const reasonId = refused === null ? undefined : `${id}-${distinct.indexOf(refused)}`;
         return (
-          <button key={kind} type="button" disabled={refused !== null} aria-describedby={reasonId} onClick={() => onChange({ kind, remote, plan, published })}>
+          <button key={kind} type="button" disabled={refused !== null} aria-describedby={reasonId} onClick={(event) => onChange({ kind, remote, plan, published }, event.currentTarget)}>
             {LABELS[kind]}
             <span className="nn-visually-hidden"> {remote}</span>
           </button>

@@ -1,14 +1,17 @@
 // The console's frame: who is signed in, the environment, the views, the connection to the API and
-// what just happened (a live region screen readers announce).
-import { useCallback, useEffect, useState } from 'react';
+// what just happened (a live region screen readers announce). An environment outside the token's
+// scope is said so once (./OutOfScope.tsx), never read, streamed or polled.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, call, envPath, setCsrfToken } from './api';
 import type { Boot } from './boot';
-import type { Change, Outcome } from './ChangeDialog';
+import type { Change, OpenChange, Outcome } from './ChangeDialog';
 import { describePlan } from './format';
 import { AuditPage, ChangeDialog, loadLaterViews, RemotePage } from './laterViews';
-import { useLive, useResource } from './live';
+import { isFinal, useLive, useResource } from './live';
+import { OutOfScope } from './OutOfScope';
 import { OverviewPage } from './OverviewPage';
 import { auditHash, routeFor, signInSecret, type Route } from './route';
+import { coveredFirst, mayOpen } from './scope';
 import type { AuditView, Overview, Plan, RemoteView, Session } from './types';
 import { ViewBoundary } from './ViewBoundary';
 
@@ -81,6 +84,21 @@ function Signed({ session, route, first, onEnded }: { session: Session; route: E
   const resource = useResource<Overview | RemoteView | AuditView>(path, changed, { initial });
   const [change, setChange] = useState<Change | null>(null);
   const [notice, setNotice] = useState<{ text: string; conflict: boolean } | null>(null);
+  // The control that opened the dialog gets focus back once it closes, confirmed or not; if it can
+  // no longer be used (Promote with no canary left), the notice saying what happened gets it.
+  const opener = useRef<HTMLElement | null>(null);
+  const noticeText = useRef<HTMLParagraphElement>(null);
+  const [closed, setClosed] = useState(0);
+  useEffect(() => {
+    if (!closed) return;
+    const element = opener.current;
+    if (element?.isConnected && !element.matches(':disabled')) element.focus();
+    else noticeText.current?.focus();
+  }, [closed]);
+  const open: OpenChange = (next, from) => {
+    opener.current = from;
+    setChange(next);
+  };
 
   useEffect(() => {
     if (resource.error?.status === 401) onEnded(resource.error.message);
@@ -96,14 +114,19 @@ function Signed({ session, route, first, onEnded }: { session: Session; route: E
   async function done(outcome: Outcome | null) {
     const was = change;
     setChange(null);
-    if (!outcome) return;
+    if (!outcome) {
+      setClosed((count) => count + 1);
+      return;
+    }
     if (outcome.ended) {
       onEnded(outcome.message);
       return;
     }
     if (!outcome.conflict) {
       setNotice({ text: outcome.message, conflict: false });
-      void resource.reload();
+      // Focus goes back once the view shows the change (which may disable the control).
+      await resource.reload();
+      setClosed((count) => count + 1);
       return;
     }
     // Someone else changed it first: read everything again and say what is different now.
@@ -112,6 +135,7 @@ function Signed({ session, route, first, onEnded }: { session: Session; route: E
     if (was && was.kind !== 'pins') text += ` The view has been reloaded: ${was.remote} went from ${describePlan(was.plan)} to ${describePlan(planOf(fresh, was.remote))}.`;
     else text += ' The view has been reloaded.';
     setNotice({ text, conflict: true });
+    setClosed((count) => count + 1);
   }
 
   useEffect(() => {
@@ -120,6 +144,9 @@ function Signed({ session, route, first, onEnded }: { session: Session; route: E
   }, [route, environment]);
 
   const data = resource.data;
+  // Refused for good (403, 404): said once, in place of the view; nothing is read again by itself.
+  const refused = isFinal(resource.error) && resource.error?.status !== 401 ? resource.error : null;
+  const heading = route.page === 'overview' ? `Every remote in ${environment}` : route.page === 'remote' ? `${route.remote} in ${environment}` : `Audit trail of ${environment}`;
   return (
     <>
       <nav aria-label="Views" className="views">
@@ -129,37 +156,45 @@ function Signed({ session, route, first, onEnded }: { session: Session; route: E
         <a href={auditHash(environment, { remote: '', actor: '' })} aria-current={route.page === 'audit' ? 'page' : undefined}>
           Audit trail
         </a>
-        <Connection connection={connection} failing={resource.error !== null && resource.error.status === 0} />
+        {!refused && <Connection connection={connection} failing={resource.error !== null && resource.error.status === 0} />}
       </nav>
       <div aria-live="polite" className="notices">
         {notice && (
           <div className={`notice ${notice.conflict ? 'conflict' : ''}`}>
-            <p>{notice.text}</p>
+            <p ref={noticeText} tabIndex={-1}>
+              {notice.text}
+            </p>
             <button type="button" onClick={() => setNotice(null)}>
               Dismiss
             </button>
           </div>
         )}
       </div>
-      {resource.error && resource.error.status !== 0 && resource.error.status !== 401 && (
+      {resource.error && resource.error.status !== 0 && resource.error.status !== 401 && data && (
         <p className="refused" role="alert">
           {resource.error.message}
         </p>
       )}
       {!data ? (
         <>
-          <h2>{route.page === 'overview' ? `Every remote in ${environment}` : route.page === 'remote' ? `${route.remote} in ${environment}` : `Audit trail of ${environment}`}</h2>
-          <p>Loading…</p>
+          <h2>{heading}</h2>
+          {refused ? (
+            <p className="refused" role="alert">
+              {refused.message}
+            </p>
+          ) : (
+            <p>Loading…</p>
+          )}
         </>
       ) : route.page === 'overview' && 'remotes' in data ? (
-        <OverviewPage data={data} onChange={setChange} />
+        <OverviewPage data={data} onChange={open} />
       ) : route.page === 'remote' && 'chart' in data ? (
         <ViewBoundary>
-          <RemotePage data={data} onChange={setChange} />
+          <RemotePage data={data} onChange={open} />
         </ViewBoundary>
       ) : route.page === 'audit' && 'entries' in data ? (
         <ViewBoundary>
-          <AuditPage data={data} remotes={REMOTES} onFilter={(filter) => window.location.assign(auditHash(environment, filter))} />
+          <AuditPage data={data} remotes={coveredFirst(session, REMOTES)} onFilter={(filter) => window.location.assign(auditHash(environment, filter))} />
         </ViewBoundary>
       ) : (
         <p>Loading…</p>
@@ -193,15 +228,23 @@ export function App({ boot, hash: openedWith }: { boot: Boot | null; hash: strin
       </section>
     );
   } else {
-    const environments = state.session.environments ?? [];
+    const { session } = state;
+    const environments = session.environments ?? [];
     const route = routeFor(hash, environments);
+    // Only an environment the token covers joins the menu (a token of every environment may open one with no map yet).
+    const reachable = mayOpen(session, route.environment);
     body = (
       <>
         <div className="who">
           <label>
             Environment
-            <select value={route.environment} onChange={(event) => window.location.assign(`#/${event.target.value}`)}>
-              {[...new Set([...environments, route.environment])].map((name) => (
+            <select value={reachable ? route.environment : ''} onChange={(event) => window.location.assign(`#/${event.target.value}`)}>
+              {!reachable && (
+                <option value="" disabled>
+                  Choose one
+                </option>
+              )}
+              {[...new Set([...environments, ...(reachable ? [route.environment] : [])])].map((name) => (
                 <option key={name}>{name}</option>
               ))}
             </select>
@@ -215,7 +258,11 @@ export function App({ boot, hash: openedWith }: { boot: Boot | null; hash: strin
             Sign out
           </button>
         </div>
-        <Signed key={route.environment} session={state.session} route={route} first={state.session === boot?.session ? boot.first : null} onEnded={ended} />
+        {reachable ? (
+          <Signed key={route.environment} session={session} route={route} first={session === boot?.session ? boot.first : null} onEnded={ended} />
+        ) : (
+          <OutOfScope session={session} environment={route.environment} />
+        )}
       </>
     );
   }

@@ -1,30 +1,15 @@
 // Every remote of an environment in one view: what it serves, the pins allowed, the guard's
-// verdict and its evidence, a small chart of each release's failure rate, and the actions.
+// verdict and its evidence, a small chart of each release's failure rate, and the actions. The
+// remotes the person may act on come first: those are what they came for.
 import { Sparkline } from './Sparkline';
 import { Actions } from './Actions';
-import type { Change } from './ChangeDialog';
-import { ms, percent } from './format';
-import type { Overview, RemoteSummary, Verdict } from './types';
+import type { OpenChange } from './ChangeDialog';
+import { percent } from './format';
+import { ownFirst } from './scope';
+import type { Overview, RemoteSummary } from './types';
+import { VerdictBlock } from './VerdictBlock';
 
-const VERDICTS = { wait: 'Waiting', rollback: 'Would roll back', widen: 'Would widen' };
-
-export function VerdictBlock({ verdict }: { verdict: Verdict | null }) {
-  if (!verdict) return <p className="muted">No canary: nothing for the guard to judge.</p>;
-  const { canary, stable } = verdict.evidence;
-  return (
-    <div className={`verdict ${verdict.action}`}>
-      <p>
-        <strong>Guard: {VERDICTS[verdict.action]}</strong> — {verdict.reason}
-      </p>
-      <p className="muted">
-        Evidence: canary {canary.failures} failed of {canary.sessions} sessions ({percent(canary.rate, 2)}, LCP p75 {ms(canary.lcpP75)}); stable {stable.failures} of {stable.sessions} (
-        {percent(stable.rate, 2)}, LCP p75 {ms(stable.lcpP75)}).
-      </p>
-    </div>
-  );
-}
-
-function RemoteCard({ environment, summary, onChange }: { environment: string; summary: RemoteSummary; onChange(change: Change): void }) {
+function RemoteCard({ environment, summary, onChange }: { environment: string; summary: RemoteSummary; onChange: OpenChange }) {
   const { remote, plan } = summary;
   return (
     <li className="card">
@@ -55,7 +40,7 @@ function RemoteCard({ environment, summary, onChange }: { environment: string; s
   );
 }
 
-export function OverviewPage({ data, onChange }: { data: Overview; onChange(change: Change): void }) {
+export function OverviewPage({ data, onChange }: { data: Overview; onChange: OpenChange }) {
   const { pinPolicy } = data;
   return (
     <>
@@ -66,7 +51,7 @@ export function OverviewPage({ data, onChange }: { data: Overview; onChange(chan
           {pinPolicy.production ? 'Production: QA pins need a QA token.' : 'Not production: any browser may pin a pinnable release.'}{' '}
           {pinPolicy.pinRolledBack ? 'Rolled-back releases stay pinnable.' : 'Rolled-back releases cannot be pinned.'}
         </p>
-        <button type="button" disabled={data.canChangePins !== null} aria-describedby={data.canChangePins ? 'pins-reason' : undefined} onClick={() => onChange({ kind: 'pins', policy: pinPolicy })}>
+        <button type="button" disabled={data.canChangePins !== null} aria-describedby={data.canChangePins ? 'pins-reason' : undefined} onClick={(event) => onChange({ kind: 'pins', policy: pinPolicy }, event.currentTarget)}>
           Change the pin policy
         </button>
         {data.canChangePins && (
@@ -76,7 +61,7 @@ export function OverviewPage({ data, onChange }: { data: Overview; onChange(chan
         )}
       </section>
       <ul className="cards">
-        {data.remotes.map((summary) => (
+        {ownFirst(data.remotes).map((summary) => (
           <RemoteCard key={summary.remote} environment={data.environment} summary={summary} onChange={onChange} />
         ))}
       </ul>

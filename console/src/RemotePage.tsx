@@ -5,14 +5,14 @@
 import { memo, useDeferredValue } from 'react';
 import { Actions } from './Actions';
 import { AuditTable } from './AuditTable';
-import type { Change } from './ChangeDialog';
+import type { OpenChange } from './ChangeDialog';
 import { DataTable, type Column } from './DataTable';
 import { HourChart } from './HourChart';
 import { bytes, describePlan, when } from './format';
-import { VerdictBlock } from './OverviewPage';
+import { VerdictBlock } from './VerdictBlock';
 import type { RemoteView } from './types';
 
-export function RemotePage({ data, onChange }: { data: RemoteView; onChange(change: Change): void }) {
+export function RemotePage({ data, onChange }: { data: RemoteView; onChange: OpenChange }) {
   const published = [...data.releases].map((release) => release.version).reverse();
   const tables = useDeferredValue<RemoteView | null>(data, null);
   return (

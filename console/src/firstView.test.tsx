@@ -26,7 +26,7 @@ function summary(remote: string, canary: boolean): RemoteSummary {
     plan: canary ? { stable: '1.4.0', canary: { version: '1.5.0', percent: 20 } } : { stable: '1.4.0' },
     served: { pinnable: ['1.4.0'] },
     published: ['1.4.0', '1.5.0'],
-    verdict: canary ? { action: 'rollback', why: 'failures', reason: 'the canary fails more than its stable', evidence: { canary: totals, stable: totals } } : null,
+    verdict: canary ? { action: 'rollback', why: 'failures', reason: 'the canary fails more than its stable', conclusion: 'regression', evidence: { canary: totals, stable: totals } } : null,
     failureRates: [{ release: '1.4.0', channel: 'stable', totals, minutes }, ...(canary ? [{ release: '1.5.0', channel: 'canary', totals, minutes }] : [])],
     can: remote === 'remote-title' ? { canary: null, promote: null, rollback: null } : { canary: 'title-owner covers remote-title only.', promote: 'title-owner covers remote-title only.', rollback: 'title-owner covers remote-title only.' },
   };

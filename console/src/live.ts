@@ -56,9 +56,15 @@ interface Read<T> {
 }
 
 /**
+ * Answers no retry changes: no session (401), outside the token's scope (403), no such view (404).
+ * A read answered so is not made again by the clock, only by a change or reload().
+ */
+export const isFinal = (error: ApiFailure | null) => error !== null && [401, 403, 404].includes(error.status);
+
+/**
  * Reads `path` now (unless `initial` brought its data with the page), whenever `changed` moves,
- * every `everyMs` and on reload(); keeps the last good answer while a read fails. Marks each
- * answer's arrival for the charts' timing (./timing.ts).
+ * every `everyMs` (until an answer isFinal) and on reload(); keeps the last good answer while a
+ * read fails. Marks each answer's arrival for the charts' timing (./timing.ts).
  */
 export function useResource<T>(path: string, changed: number, { everyMs = REFRESH_MS, initial = null }: { everyMs?: number; initial?: { path: string; data: T } | null } = {}): Resource<T> {
   const [read, setRead] = useState<Read<T>>(() => ({ path, data: initial?.path === path ? initial.data : null, error: null }));
@@ -91,9 +97,11 @@ export function useResource<T>(path: string, changed: number, { everyMs = REFRES
     }
     void reload();
   }, [reload, changed]);
+  const final = isFinal(shown.error);
   useEffect(() => {
+    if (final) return;
     const timer = setInterval(() => void reload(), everyMs);
     return () => clearInterval(timer);
-  }, [reload, everyMs]);
+  }, [reload, everyMs, final]);
   return { data: shown.data, error: shown.error, reload };
 }

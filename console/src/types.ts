@@ -29,10 +29,14 @@ export interface Totals {
   lcpP75: number | null;
 }
 
+/** What the guard's evidence says so far: inconclusive until its failure test reaches a boundary. */
+export type Conclusion = 'healthy' | 'inconclusive' | 'regression';
+
 export interface Verdict {
   action: 'rollback' | 'widen' | 'wait';
   why: string;
   reason: string;
+  conclusion: Conclusion;
   evidence: { canary: Totals; stable: Totals };
 }
 
@@ -133,4 +137,6 @@ export interface Preview {
   after: Plan | null;
   gate: { passes: boolean; message: string } | null;
   refused: string | null;
+  /** The guard's verdict on the canary now (null: no canary). */
+  verdict: Verdict | null;
 }

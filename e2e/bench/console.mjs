@@ -229,6 +229,7 @@ async function screenshots(browser, storageState) {
   await page.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
   await page.getByLabel('Share of members (%)').fill('20');
   await page.getByText(/^Passes:/).waitFor();
+  await page.getByRole('textbox', { name: 'Reason' }).fill('a clean hour at 15 %');
   await page.screenshot({ path: join(dir, 'console-confirm.png') });
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('link', { name: REMOTE, exact: true }).click();

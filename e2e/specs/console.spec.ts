@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { copyBuildAs } from '../support/buildCopy.mjs';
 import { forgetEnvironment, forgetReleases } from '../support/controlPlane';
 import { commandArgs, deployCli } from '../support/deployCli';
@@ -13,11 +13,14 @@ import { expect } from '../support/test';
 
 // The release console (docs/releases.md, "A release owner's day in the console") in Chromium,
 // against the control-plane API `npm start` runs: a person signs in with the link
-// `npm run tokens -- create … --person` prints, sees remote-search's actions disabled (and a forged
-// request for them refused), moves remote-title's canary to 20 % (which /remotes.json then
-// serves), sees a CLI change without reloading, meets a 409 from a concurrent CLI change, is
+// `npm run tokens -- create … --person` prints, finds their remote first and remote-search's
+// actions disabled (and a forged request for them refused), moves remote-title's canary to 20 %
+// with a reason the audit trail shows (which /remotes.json then serves), sees a CLI change without
+// reloading, meets a 409 from a concurrent CLI change, the guard's evidence before a promote and a
+// rolled-back version marked so, is told once that an environment is outside the token, is
 // refused once their token is revoked, and every page passes axe. Its rollout is an environment
 // of its own, served by a shell of the spec's own; everything is removed afterwards.
+// NETNET_SCREENSHOTS=<folder> also writes the screenshots docs/releases.md shows there.
 
 const root = resolve(__dirname, '../..');
 const run = Date.now().toString(36);
@@ -75,6 +78,14 @@ function consoleErrors(page: Page, expectedStatuses: number[] = []) {
   return errors;
 }
 
+/** A screenshot for the docs, when NETNET_SCREENSHOTS names a folder for them (of `what` alone, else the page). */
+async function screenshot(page: Page, name: string, what?: Locator) {
+  const folder = process.env.NETNET_SCREENSHOTS;
+  if (!folder) return;
+  const path = join(resolve(root, folder), `${name}.png`);
+  await (what ? what.screenshot({ path }) : page.screenshot({ path }));
+}
+
 const card = (page: Page, remote: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: remote, exact: true }) });
 
 /** Signs in with a fresh link (each is used once) and opens the environment. */
@@ -97,6 +108,9 @@ test('a person signs in with the link the tokens command prints', async ({ page,
   expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000);
   await expect(page.getByText(`Signed in as ${PERSON}`)).toBeVisible();
   await expect(card(page, 'remote-title').getByText(`${CANARY} at 10 %`)).toBeVisible();
+  // The remote the person may act on comes first, before those outside the token.
+  await expect(page.getByRole('listitem').getByRole('heading', { level: 3 }).first()).toHaveText('remote-title');
+  await screenshot(page, 'console-owner-first');
   // The link was used: a second browser cannot sign in with it.
   const other = await context.browser()!.newContext();
   const second = await other.newPage();
@@ -130,22 +144,42 @@ test('remote-search is out of scope: its actions are disabled with the reason, a
   await expect(card(page, 'remote-search').getByText(`${CANARY} at 10 %`)).toBeVisible();
 });
 
-test('moving the canary to 20 % says what members will get, and /remotes.json serves it', async ({ page, request }) => {
+test('moving the canary to 20 % says what members will get, asks why, and /remotes.json serves it', async ({ page, request }) => {
   const errors = consoleErrors(page);
   await signIn(page);
-  await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
+  // By keyboard, as a person who never leaves it does.
+  const opener = card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' });
+  await opener.press('Enter');
   const dialog = page.getByRole('dialog', { name: `Set the canary: remote-title in ${ENVIRONMENT}` });
-  await dialog.getByLabel('Share of members (%)').fill('20');
+  const share = dialog.getByLabel('Share of members (%)');
+  // A share out of range says what is wrong, and only that.
+  await share.fill('150');
+  await expect(share).toHaveAccessibleDescription('Give a whole number from 0 to 100, like 20.');
+  await expect(dialog.getByText('Checking what this change would do…')).toHaveCount(0);
+  await expect(dialog.getByText('What members will get')).toHaveCount(0);
+  await screenshot(page, 'console-share-150', dialog);
+  await share.fill('20');
   await expect(dialog.getByText(`20 % of members get remote-title ${CANARY} (the canary); the other 80 % get ${STABLE}.`, { exact: false })).toBeVisible();
   await expect(dialog.getByText(/^Passes: the shell provides everything remote-title/)).toBeVisible();
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  // No change without a reason: the audit trail keeps it.
+  const confirm = dialog.getByRole('button', { name: 'Confirm' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('e2e: a clean run at 10 %');
+  await screenshot(page, 'console-reason', dialog);
+  await confirm.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(card(page, 'remote-title').getByText(`${CANARY} at 20 %`)).toBeVisible();
+  // Focus is back on the button that opened the dialog.
+  await expect(opener).toBeFocused();
+  await screenshot(page, 'console-focus-back', card(page, 'remote-title'));
   const map = (await (await request.get('/remotes.json')).json()) as { remotes: Record<string, { canary?: { version: string; percent: number } }> };
   expect(map.remotes['remote-title']?.canary).toMatchObject({ version: CANARY, percent: 20 });
-  // The audit trail names the person.
+  // The audit trail names the person, and says why.
   await page.getByRole('link', { name: 'Audit trail' }).click();
-  await expect(page.getByRole('row').filter({ hasText: `person:${PERSON}` }).first()).toContainText('canary');
+  const row = page.getByRole('row').filter({ hasText: `person:${PERSON}` }).first();
+  await expect(row).toContainText('canary');
+  await expect(row.getByRole('cell').last()).toHaveText('e2e: a clean run at 10 %');
+  await screenshot(page, 'console-audit-why', page.getByRole('table'));
   expect(errors).toEqual([]);
 });
 
@@ -187,6 +221,7 @@ test('a 409 from a concurrent CLI change is shown, and the view shows the change
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Share of members (%)').fill('35');
   await expect(dialog.getByText(/^Passes:/)).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('e2e: widen on');
   // Someone else moves it while the dialog is open.
   await cli('rollout', 'canary', 'remote-title', CANARY, '--percent', '40');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -197,8 +232,87 @@ test('a 409 from a concurrent CLI change is shown, and the view shows the change
   expect(errors).toEqual([]);
 });
 
+test("Promote shows the guard's state and evidence, and warns while it is inconclusive", async ({ page }) => {
+  const errors = consoleErrors(page);
+  await signIn(page);
+  const promote = card(page, 'remote-title').getByRole('button', { name: 'Promote remote-title' });
+  await promote.click();
+  const dialog = page.getByRole('dialog', { name: `Promote the canary: remote-title in ${ENVIRONMENT}` });
+  await expect(dialog.getByRole('heading', { name: "The guard's evidence" })).toBeVisible();
+  await expect(dialog.getByText('Guard: Waiting')).toBeVisible();
+  await expect(dialog.getByText(/^Evidence: canary 0 failed of 0 sessions/)).toBeVisible();
+  await expect(dialog.getByText(/^Warning:/)).toHaveText(
+    `Warning: the guard's evidence is inconclusive: too few canary sessions yet (0). Promoting now sends every member to remote-title ${CANARY} before the guard could tell whether it fails more than ${STABLE}.`,
+  );
+  await screenshot(page, 'console-promote-guard', dialog);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(promote).toBeFocused();
+  expect(errors).toEqual([]);
+});
+
+test('a version just rolled back is offered marked as such, never said to pass', async ({ page }) => {
+  const errors = consoleErrors(page);
+  await cli('rollout', 'rollback', 'remote-title');
+  await signIn(page);
+  await card(page, 'remote-title').getByRole('button', { name: 'Set canary share remote-title' }).click();
+  const dialog = page.getByRole('dialog', { name: `Set the canary: remote-title in ${ENVIRONMENT}` });
+  // Other specs' releases of remote-title may be offered too: this one is marked, and chosen here.
+  await expect(dialog.getByRole('option', { name: `${CANARY} (rolled back)` })).toHaveCount(1);
+  await dialog.getByRole('combobox', { name: 'Version' }).selectOption(CANARY);
+  await expect(dialog.getByText(/^Compatible, but rolled back:/)).toBeVisible();
+  await expect(dialog.getByText(/^Warning:/)).toContainText(`remote-title ${CANARY} was rolled back`);
+  await expect(dialog.getByText(/^Passes:/)).toHaveCount(0);
+  await screenshot(page, 'console-rolled-back', dialog);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // The canary back as it was, for the tests after this one.
+  await cli('rollout', 'canary', 'remote-title', CANARY, '--percent', '40');
+  expect(errors).toEqual([]);
+});
+
+test('#/audit opens the audit trail; an environment outside the token is said so once, and nothing of it is read', async ({ page }) => {
+  const errors = consoleErrors(page);
+  await signIn(page);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/environments/production')) asked.push(request.url());
+  });
+  // A view named without its environment is that view of the first one.
+  await page.goto('about:blank');
+  await page.goto(`${CONSOLE}#/audit`);
+  await expect(page.getByRole('heading', { name: `Audit trail of ${ENVIRONMENT}` })).toBeVisible();
+  await expect(page.getByRole('table', { name: `Changes in ${ENVIRONMENT}, newest first` })).toBeVisible();
+  await expect(page.getByText(/Lost the control-plane API/)).toHaveCount(0);
+  // The page's clocks run an hour ahead at once: a view polling every 5 s would ask 720 times.
+  await page.clock.install();
+  await page.goto('about:blank');
+  await page.goto(`${CONSOLE}#/production`);
+  await expect(page.getByRole('heading', { name: "production is outside your token's scope" })).toBeVisible();
+  await page.clock.runFor('01:00:00');
+  await expect(page.getByText(/outside your token's scope/)).toHaveCount(1);
+  await expect(page.getByText(/Lost the control-plane API/)).toHaveCount(0);
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Environment' }).getByRole('option')).toHaveText(['Choose one', ENVIRONMENT]);
+  expect(asked).toEqual([]);
+  await screenshot(page, 'console-out-of-scope');
+  expect(errors).toEqual([]);
+});
+
+test("a remote's chart names its marks and labels its axes", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('link', { name: 'remote-title', exact: true }).click();
+  const sessions = page.getByRole('img', { name: /^Sessions per minute of remote-title/ });
+  await expect(sessions).toHaveAccessibleName(/changes marked: \d\d:\d\d (stable|canary|rollback|promote)/);
+  // Named above the chart; the person's changes, made within a few minutes, share a name whose tooltip lists each.
+  await expect(sessions.locator('text.mark-label').first()).toBeVisible();
+  expect((await sessions.locator('text.mark-label > title').allTextContents()).join('; ')).toContain(`canary by person:${PERSON}`);
+  // Zero, half and the top on the values' axis; every ten minutes on the time axis.
+  await expect(sessions.locator('text.tick')).toHaveCount(9);
+  await expect(sessions.locator('text.tick').first()).toHaveText('0');
+  await screenshot(page, 'console-chart-labels', page.getByRole('region', { name: 'The last hour: stable against canary' }));
+});
+
 test('every console page passes axe', async ({ page }) => {
-  // Four full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
+  // Six full scans: each takes a few seconds alone, half a minute on a machine busy with other runs.
   test.setTimeout(300_000);
   const errors = consoleErrors(page);
   await signIn(page);
@@ -218,7 +332,18 @@ test('every console page passes axe', async ({ page }) => {
   await page.getByRole('link', { name: 'remote-title', exact: true }).click();
   await page.getByRole('button', { name: 'Promote remote-title' }).click();
   await expect(page.getByRole('dialog').getByText('What members will get')).toBeVisible();
+  // With the guard's evidence and its warning.
+  await expect(page.getByRole('dialog').getByText(/^Warning:/)).toBeVisible();
   await scan('the confirmation');
+  await page.goto('about:blank');
+  await page.goto(`${CONSOLE}#/production`);
+  await expect(page.getByRole('heading', { name: "production is outside your token's scope" })).toBeVisible();
+  await scan('an environment outside the token');
+  // A phone's width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${CONSOLE}#/${ENVIRONMENT}`);
+  await expect(card(page, 'remote-title')).toBeVisible();
+  await scan('every remote on a phone');
   expect(errors).toEqual([]);
 });
 
@@ -228,6 +353,7 @@ test('a revoked token\'s session is refused at its next action', async ({ page }
   await card(page, 'remote-title').getByRole('button', { name: 'Roll back remote-title' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText('What members will get')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('e2e: the canary goes');
   await tokens('revoke', PERSON);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('alert')).toContainText(/Your session has ended: nothing was changed: a valid token is needed/);

@@ -145,6 +145,44 @@ describe('a session', () => {
     assert.deepEqual(rows[0], { actor: `person:${name}`, action: 'canary' });
   });
 
+  it('keeps the reason given for a change in the audit trail, which the console shows', async () => {
+    const { secret } = await titleOwner();
+    const { cookie, csrf } = await signIn(secret);
+    const headers = { Cookie: cookie, 'X-Netnet-CSRF': csrf };
+    const path = '/v1/environments/production/remotes/remote-title/canary';
+    assert.equal((await send('PUT', path, { json: { version: '1.1.0', percent: 15, skipCompatibilityGate: true }, headers })).status, 200);
+    const answer = await send('PUT', path, { json: { version: '1.1.0', percent: 20, skipCompatibilityGate: true, reason: '  error rate flat for an hour ' }, headers });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    // The whole trail as well as one remote's says why, and what the remote served before.
+    for (const query of ['', '?remote=remote-title']) {
+      const trail = await send('GET', `/console/api/environments/production/audit${query}`, { headers: { Cookie: cookie } });
+      assert.equal(trail.status, 200);
+      const [entry] = trail.body.entries;
+      assert.deepEqual(
+        { action: entry.action, reason: entry.reason, before: entry.before, plan: entry.plan },
+        { action: 'canary', reason: 'error rate flat for an hour', before: { stable: '1.0.0', canary: { version: '1.1.0', percent: 15 } }, plan: { stable: '1.0.0', canary: { version: '1.1.0', percent: 20 } } },
+        query,
+      );
+    }
+    // A reason that says nothing, is too long or is not text: 400, nothing changed.
+    for (const reason of ['   ', 'x'.repeat(501), 42]) {
+      const refused = await send('PUT', path, { json: { version: '1.1.0', percent: 30, skipCompatibilityGate: true, reason }, headers });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.match(String(refused.body.error), /reason/);
+    }
+    assert.deepEqual(await canaryOf('remote-title'), { version: '1.1.0', percent: 20 });
+  });
+
+  it("previews a promote with the guard's verdict: inconclusive while the canary has no sessions", async () => {
+    const { secret } = await titleOwner();
+    const { cookie } = await signIn(secret);
+    const previewed = await send('GET', '/console/api/environments/production/remotes/remote-title/preview?command=promote', { headers: { Cookie: cookie } });
+    assert.equal(previewed.status, 200, JSON.stringify(previewed.body));
+    assert.equal(previewed.body.verdict.conclusion, 'inconclusive');
+    assert.match(previewed.body.verdict.reason, /too few canary sessions yet \(0\)/);
+    assert.equal(previewed.body.verdict.evidence.canary.sessions, 0);
+  });
+
   it('is refused (403, nothing changed) a forged change outside its scope', async () => {
     const { secret } = await titleOwner();
     const { cookie, csrf } = await signIn(secret);

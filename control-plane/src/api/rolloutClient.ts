@@ -11,7 +11,7 @@ interface Status {
   mapVersion: number;
   health: string[];
   remotes: Record<string, { plan: RemotePlan | null; served: unknown; published: string[]; health: string[] }>;
-  changes: { mapVersion: number; at: string; actor: string; action: string; remote: string | null }[];
+  changes: { mapVersion: number; at: string; actor: string; action: string; remote: string | null; reason?: string | null }[];
 }
 
 interface Change {
@@ -63,7 +63,7 @@ export async function rolloutThroughApi({
     if (body.changes.length) {
       console.log('latest changes:');
       for (const entry of body.changes.slice(0, 5)) {
-        console.log(`  v${entry.mapVersion} ${entry.at.slice(0, 19).replace('T', ' ')} UTC  ${entry.actor}: ${entry.action}${entry.remote ? ` ${entry.remote}` : ''}`);
+        console.log(`  v${entry.mapVersion} ${entry.at.slice(0, 19).replace('T', ' ')} UTC  ${entry.actor}: ${entry.action}${entry.remote ? ` ${entry.remote}` : ''}${entry.reason ? ` (${entry.reason})` : ''}`);
       }
     }
     return;

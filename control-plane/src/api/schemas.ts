@@ -94,7 +94,9 @@ export const Status = named(
         guardEvidence: GuardEvidence,
       }),
     ),
-    changes: z.array(z.object({ mapVersion: z.int(), at: z.string().meta({ format: 'date-time' }), actor: z.string(), action: z.string(), remote: z.string().nullable() })),
+    changes: z.array(
+      z.object({ mapVersion: z.int(), at: z.string().meta({ format: 'date-time' }), actor: z.string(), action: z.string(), remote: z.string().nullable(), reason: z.string().nullable() }),
+    ),
   }),
 );
 
@@ -113,11 +115,22 @@ const bodyOf = <S extends z.ZodRawShape>(shape: S) => z.strictObject(shape, { er
 const mustBoolean = (field: string) => z.boolean({ error: `"${field}" must be true or false.` });
 const versionFor = (command: string) => z.string({ error: `${command} needs "version", a published version like 1.4.0.` }).meta({ example: '1.4.0' });
 const expected = Expected.optional();
+/** Why the change is made, in the caller's words: the audit trail keeps it (the console asks for it on every change). */
+export const REASON_MAX = 500;
+const reason = z
+  .string({ error: '"reason" must be text.' })
+  .trim()
+  .min(1, { error: '"reason" must say something, or be left out.' })
+  .max(REASON_MAX, { error: `"reason" takes at most ${REASON_MAX} characters.` })
+  .optional()
+  .describe('Why the change is made, in a few words; the audit trail keeps it beside the caller\'s name.')
+  .meta({ example: 'error rate flat for an hour at 10 %' });
 
 export const stableBody = bodyOf({
   version: versionFor('stable'),
   skipCompatibilityGate: mustBoolean('skipCompatibilityGate').describe('Roll it out although the compatibility gate refuses it (with a warning).').optional(),
   expected,
+  reason,
 });
 
 export const canaryBody = bodyOf({
@@ -130,11 +143,12 @@ export const canaryBody = bodyOf({
     .meta({ example: 10 }),
   skipCompatibilityGate: mustBoolean('skipCompatibilityGate').optional(),
   expected,
+  reason,
 });
 
-export const promoteBody = bodyOf({ skipCompatibilityGate: mustBoolean('skipCompatibilityGate').optional(), expected });
+export const promoteBody = bodyOf({ skipCompatibilityGate: mustBoolean('skipCompatibilityGate').optional(), expected, reason });
 
-export const rollbackBody = bodyOf({ expected });
+export const rollbackBody = bodyOf({ expected, reason });
 
 export const pinPolicyBody = bodyOf({
   production: mustBoolean('production').describe('Pins only with a valid QA token.').optional(),
@@ -144,6 +158,7 @@ export const pinPolicyBody = bodyOf({
     .nullable()
     .optional()
     .describe('The policy as the caller last saw it ({ production, pinRolledBack }); if it changed since, 409.'),
+  reason,
 });
 
 export const publishQuery = z.object({

@@ -119,7 +119,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
       preValidation: noBodyIsEmpty,
       handler: async (request, reply) => {
         const { environment: where, remote } = request.params;
-        const given = request.body as { version?: string; percent?: number | string; skipCompatibilityGate?: boolean; expected?: RemotePlan | null };
+        const given = request.body as { version?: string; percent?: number | string; skipCompatibilityGate?: boolean; expected?: RemotePlan | null; reason?: string };
         // The CLI's rule for --percent: a whole number 0–100, as a number or as the text typed.
         const percent = command === 'canary' ? parsePercent(typeof given.percent === 'number' && Number.isInteger(given.percent) ? String(given.percent) : given.percent) : undefined;
         const warnings: string[] = [];
@@ -127,7 +127,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
           context.database.pool,
           where,
           { command: command as RolloutCommand, remote, version: given.version, percent, skipGate: given.skipCompatibilityGate === true, expected: given.expected },
-          { actor: request.caller!.actor, warn: (line) => warnings.push(line), gate: context.config },
+          { actor: request.caller!.actor, reason: given.reason, warn: (line) => warnings.push(line), gate: context.config },
         );
         return reply.send({ environment: where, mapVersion: written.version, remote, plan: written.rollout.remotes[remote] ?? null, warnings });
       },
@@ -168,7 +168,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
             },
           ]),
         ),
-        changes: changes.map((entry) => ({ mapVersion: entry.map_version, at: entry.at.toISOString(), actor: entry.actor, action: entry.action, remote: entry.remote })),
+        changes: changes.map((entry) => ({ mapVersion: entry.map_version, at: entry.at.toISOString(), actor: entry.actor, action: entry.action, remote: entry.remote, reason: entry.reason })),
       });
     },
   });
@@ -190,7 +190,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
     preValidation: noBodyIsEmpty,
     handler: async (request, reply) => {
       const { environment: where } = request.params;
-      const { production, pinRolledBack, expected } = request.body;
+      const { production, pinRolledBack, expected, reason } = request.body;
       if (production === undefined && pinRolledBack === undefined) throw new ApiError(400, 'give "production", "pinRolledBack" or both.');
       const written = await updateRollout(
         context.database.pool,
@@ -205,7 +205,7 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
           if (pinRolledBack !== undefined) next.pinRolledBack = pinRolledBack;
           return next;
         },
-        { actor: request.caller!.actor, action: 'pin' },
+        { actor: request.caller!.actor, action: 'pin', reason },
       );
       return reply.send({ environment: where, mapVersion: written.version, pinPolicy: { production: written.rollout.production === true, pinRolledBack: written.rollout.pinRolledBack === true } });
     },

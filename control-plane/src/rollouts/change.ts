@@ -46,7 +46,7 @@ export async function changeRollout(
   db: Store,
   environment: string,
   { command, remote, version, percent, skipGate = false, expected }: RolloutChange,
-  { actor, warn, gate }: { actor: string; warn: (line: string) => void; gate: GateSettings },
+  { actor, reason, warn, gate }: { actor: string; reason?: string | undefined; warn: (line: string) => void; gate: GateSettings },
 ): Promise<{ version: number; rollout: Rollout }> {
   // Each move gives the new rollout and the release it points members at (`gated`), which the
   // compatibility gate checks once the command itself found it valid: a version that is not
@@ -75,6 +75,7 @@ export async function changeRollout(
       if (moved.gated !== undefined) checkCompatibility({ remote, version: moved.gated, skip: skipGate, warn, gate });
       return moved.next;
     },
-    { actor, action: command, remote },
+    // Why, in the caller's words (the console asks for it): the audit trail keeps it.
+    { actor, action: command, remote, reason },
   );
 }

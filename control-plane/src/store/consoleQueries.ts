@@ -12,7 +12,8 @@ export interface AuditRow {
   action: string;
   remote: string | null;
   reason: string | null;
-  map: Rollout;
+  /** The map the change made (null: an entry of another kind, a QA token's). */
+  map: Rollout | null;
 }
 
 /** An environment's audit trail, newest first; `remote`, `actor` and `since` narrow it. */
@@ -21,7 +22,7 @@ export async function auditRows(
   environment: string,
   { remote, actor, since, limit = 100 }: { remote?: string | undefined; actor?: string | undefined; since?: Date | undefined; limit?: number } = {},
 ): Promise<AuditRow[]> {
-  const { rows } = await db.query<{ id: string; map_version: string; at: Date; actor: string; action: string; remote: string | null; reason: string | null; map: Rollout }>(
+  const { rows } = await db.query<{ id: string; map_version: string; at: Date; actor: string; action: string; remote: string | null; reason: string | null; map: Rollout | null }>(
     `SELECT id, map_version, at, actor, action, remote, reason, map FROM audit
      WHERE environment = $1 AND ($2::text IS NULL OR remote = $2) AND ($3::text IS NULL OR actor = $3) AND ($4::timestamptz IS NULL OR at >= $4)
      ORDER BY id DESC LIMIT $5`,

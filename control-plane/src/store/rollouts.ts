@@ -62,7 +62,7 @@ export interface Who {
    * refused (DeployError) rather than applied over it.
    */
   remote?: string | undefined;
-  /** Why (the guard's verdict). */
+  /** Why: the guard's verdict, or the reason a person gave (the console asks for one). */
   reason?: string;
   /**
    * The guard's lease: the write lands only while that lease is still the environment's, checked

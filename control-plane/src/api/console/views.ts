@@ -39,6 +39,17 @@ function totalsOf(series: Series | undefined) {
   return { sessions, failures, fellBack: outcomes['fell-back'] ?? 0, rate: rateOf(failures, sessions), lcpP75: quantile(lcp, 0.75) };
 }
 
+/**
+ * What the guard's evidence says so far: a regression (it rolls back), healthy (its failure test
+ * reached its lower boundary, or it widens), or inconclusive (too few sessions, or a test still
+ * between its boundaries). The console warns before a promote on anything but healthy.
+ */
+function conclusionOf(decision: Decision | undefined): 'healthy' | 'inconclusive' | 'regression' {
+  if (decision?.action === 'rollback') return 'regression';
+  if (decision?.action === 'widen' || decision?.failure.verdict === 'healthy') return 'healthy';
+  return 'inconclusive';
+}
+
 /** The guard's verdict on a canary and the figures behind it. */
 function verdictOf(decision: Decision | undefined, figures: Figures, plan: RemotePlan | undefined) {
   if (!plan?.canary) return null;
@@ -47,6 +58,7 @@ function verdictOf(decision: Decision | undefined, figures: Figures, plan: Remot
     action: decision?.action ?? 'wait',
     why: decision?.why ?? 'collecting',
     reason: decision?.reason ?? 'no figures yet',
+    conclusion: conclusionOf(decision),
     evidence: { canary, stable: totalsOf(decision ? figures.series(decision.remote, plan.stable, 'stable') : undefined) },
   };
 }
@@ -115,8 +127,8 @@ const auditJson = (row: AuditRow, previous: AuditRow | undefined) => ({
   action: row.action,
   remote: row.remote,
   reason: row.reason,
-  plan: row.remote ? (row.map.remotes?.[row.remote] ?? null) : null,
-  before: row.remote && previous ? (previous.map.remotes?.[row.remote] ?? null) : null,
+  plan: row.remote ? (row.map?.remotes?.[row.remote] ?? null) : null,
+  before: row.remote && previous ? (previous.map?.remotes?.[row.remote] ?? null) : null,
 });
 
 /** The audit trail of an environment, newest first, narrowed by remote and actor. */
@@ -124,7 +136,10 @@ export async function audit(db: Queryable, environment: string, { remote, actor 
   const limit = 200;
   // One more row than shown, so the oldest shown can say what its remote was before.
   const [rows, actors] = await Promise.all([auditRows(db, environment, { remote, actor, limit: limit + 1 }), auditActors(db, environment)]);
-  const entries = rows.slice(0, limit).map((row, index) => auditJson(row, remote !== undefined && actor === undefined ? rows[index + 1] : undefined));
+  // The map before a change is the one the next older change of the map made (a QA token's entry has
+  // none): known unless the trail is narrowed to one actor, whose changes skip others'.
+  const previousMap = (index: number) => rows.slice(index + 1).find((older) => older.map);
+  const entries = rows.slice(0, limit).map((row, index) => auditJson(row, actor === undefined ? previousMap(index) : undefined));
   return { environment, remote: remote ?? null, actor: actor ?? null, actors, entries };
 }
 
@@ -169,17 +184,24 @@ export async function remoteView(db: Queryable, environment: string, remote: str
   };
 }
 
-/** What a change would do: the plan it makes and the compatibility gate's answer; `refused` when the command itself would refuse it. */
+/**
+ * What a change would do: the plan it makes and the compatibility gate's answer; `refused` when the
+ * command itself would refuse it; the guard's verdict on the canary now (a promote on inconclusive
+ * evidence is warned about).
+ */
 export async function preview(
   db: Queryable,
   environment: string,
   remote: string,
   { command, version, percent }: { command: string; version?: string | undefined; percent?: number | undefined },
   settings: ViewSettings,
+  now = Date.now(),
 ) {
-  const [{ rollout }, releases] = await Promise.all([readRollout(db, environment), listReleases(db)]);
+  const [{ rollout }, releases, figures] = await Promise.all([readRollout(db, environment), listReleases(db), readFigures(db, environment, { now })]);
   const current: Rollout = rollout ?? emptyRollout();
   const before = current.remotes[remote] ?? null;
+  const decision = before?.canary ? decide(figures, rollout, { now, minFailingNetworks: settings.minFailingNetworks }).find((one) => one.remote === remote) : undefined;
+  const verdict = verdictOf(decision, figures, before ?? undefined);
   try {
     let next: Rollout;
     let gated: string | undefined;
@@ -201,10 +223,10 @@ export async function preview(
         gate = { passes: false, message: messageOf(error) };
       }
     }
-    return { before, after: next.remotes[remote] ?? null, gate, refused: null };
+    return { before, after: next.remotes[remote] ?? null, gate, refused: null, verdict };
   } catch (error) {
     if (!(error instanceof DeployError)) throw error;
-    return { before, after: null, gate: null, refused: messageOf(error) };
+    return { before, after: null, gate: null, refused: messageOf(error), verdict };
   }
 }
 
