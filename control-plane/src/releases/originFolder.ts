@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { isVersion } from '@netnet/rollout';
 import { compareVersions } from '../names.ts';
 import { site } from '../site.ts';
-import type { Store } from '../store/database.ts';
+import type { Queryable, Store } from '../store/database.ts';
 import { publishRelease } from '../store/releases.ts';
-import { storedFileHashes } from '../store/releaseFiles.ts';
+import { materializeRelease, storedFileHashes } from '../store/releaseFiles.ts';
 import { entryIntegrity } from './integrity.ts';
 
 export const deployDir = (env = process.env) => site.deployDir(env);
@@ -23,6 +23,15 @@ export function publishedVersions(remote: string, env = process.env): string[] {
   return readdirSync(dir)
     .filter((name) => isVersion(name) && isPublished(remote, name, env))
     .sort(compareVersions);
+}
+
+/**
+ * Makes sure the working folder `deployDir` has its copy of a release the store holds (published
+ * through another replica of the API, or by a command elsewhere), for what reads its files there:
+ * the compatibility gate, the console's check of its files. False when the store holds no files of it.
+ */
+export async function workingCopy(db: Queryable, deployDir: string, remote: string, version: string): Promise<boolean> {
+  return existsSync(join(deployDir, remote, version)) || materializeRelease(db, deployDir, remote, version);
 }
 
 // deploy/<remote>/<version>/<file>, after shell/server/staticFiles.ts has refused dot segments.
