@@ -34,6 +34,7 @@ import { clientAddress, createLogger, parseTrustedProxies, viaHttps, type Logger
 import site from '@netnet/site';
 import { readShellConfig, type ShellConfig } from './config.ts';
 import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
+import { createHotFiles } from './hotFiles.ts';
 import { releaseFilesFetch } from './releaseFetch.ts';
 import { releaseFilesFrom, type ReleaseFiles } from './releaseFiles.ts';
 
@@ -117,7 +118,9 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     listed: (remote, version) => Boolean(live.current().releases.get(remote)?.some((known) => known.version === version)),
     materialize: materializeRelease,
   });
-  const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease });
+  // One memory of hot files for both routes of `npm start` (:8090 and /releases/).
+  const hot = createHotFiles();
+  const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease, hot });
   // Listening before the warm-up below: pages name this origin for their releases' files.
   const releasesServer = releasesPort === undefined ? null : await serveApp({ dir: workingDir, port: releasesPort, releases: releases(''), config, logger });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
