@@ -82,8 +82,7 @@ export async function openSiteStore(config) {
   const database = await openDatabase({ store: config, role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
   if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
   try {
-    // originFolder.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
-    const imported = await registerPublished(database.pool, site.remotes, { NETNET_DEPLOY_DIR: config.deployDir });
+    const imported = await registerPublished(database.pool, site.remotes, config.deployDir);
     if (imported) console.log(`[store] registered ${imported} release(s) found in ${config.deployDir}`);
   } finally {
     await database.close();
