@@ -15,6 +15,9 @@ describe('releaseFilesFetch', () => {
   mkdirSync(join(dir, 'remote-title', '1.0.0', 'server'), { recursive: true });
   writeFileSync(join(dir, 'remote-title', '1.0.0', 'server', 'remoteEntry.js'), '/* server build */');
   writeFileSync(join(dir, 'secret.txt'), 'outside any release');
+  // On disk but not listed by the store (pruned, or never published): never answered.
+  mkdirSync(join(dir, 'remote-title', '2.0.0', 'server'), { recursive: true });
+  writeFileSync(join(dir, 'remote-title', '2.0.0', 'server', 'remoteEntry.js'), 'outside any release');
   const asked = [];
   const get = releaseFilesFetch(ORIGIN, {
     dir,
