@@ -35,8 +35,9 @@ function inputsOf(app) {
   const own = ['src', 'package.json', 'tsconfig.json'].map((file) => `${app}/${file}`);
   // The catalogue bundles one file of the contract (the id rule) and the server kit with the repository's Babel config.
   if (site.apps[app].kind === 'service') return [...own, ...TOOLCHAIN, `${app}/media`, `${app}/webpack.config.js`, 'babel.config.js', 'shared/src/ids.ts', 'server-kit/src'];
-  // The shell's build holds its server program too (shell/server/bundle.mjs), with what it bundles.
-  const server = app === 'shell' ? ['shell/server', 'server-kit/src', 'server-kit/bundle.mjs', 'rollout/src', 'control-plane/src'] : [];
+  // The shell's build holds its server program too (shell/server/bundle.mjs), with what it bundles,
+  // and its page server bundles the render sandbox (the pool its render processes run in).
+  const server = app === 'shell' ? ['shell/server', 'server-kit/src', 'rollout/src', 'control-plane/src', 'render-sandbox/src', 'server-kit/bundle.mjs'] : [];
   return [...own, ...TOOLCHAIN, ...WEB_TOOLCHAIN, ...server, `${app}/webpack.config.js`];
 }
 

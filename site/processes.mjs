@@ -75,28 +75,30 @@ export function atStop(task) {
  * database is stopped when everything stops, only by whoever started it. Releases published into
  * the deploy folder before the store knew them (an older checkout) are registered, as the CLI's
  * role would (docs/deploy.md, "Roles"); each server then opens the store as its own role.
- * `config`: the start program's (./config.ts).
+ * `config`: the start program's (./config.ts). Resolves with where the embedded server listens
+ * (its socket's folder, port and database), or null when the store is DATABASE_URL's.
  */
 export async function openSiteStore(config) {
   const database = await openDatabase({ store: config, role: 'cli', max: 1, actor: `${userInfo().username}@${hostname()}` });
   if (database.embedded?.startedHere) atStop(() => database.embedded.stop());
   try {
-    // originFolder.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
-    const imported = await registerPublished(database.pool, site.remotes, { NETNET_DEPLOY_DIR: config.deployDir });
+    const imported = await registerPublished(database.pool, site.remotes, config.deployDir);
     if (imported) console.log(`[store] registered ${imported} release(s) found in ${config.deployDir}`);
   } finally {
     await database.close();
   }
+  const where = database.embedded?.config;
+  return where ? { host: where.host, port: where.port, database: where.database } : null;
 }
 
 /**
  * The control-plane API (control-plane/bin/api.ts) as a process of its own beside the site, on the
  * store openSiteStore() opened; resolves with its URL once it answers. Every call to it needs a
- * token (npm run tokens -- create; docs/pipelines.md).
+ * token (npm run tokens -- create; docs/pipelines.md). `name`, `port` and `env` (laid over this
+ * process's environment): a replica's, when the cluster runs more than one.
  */
-export async function startControlApi(config) {
-  const port = config.controlPort;
-  startProcess('api', process.execPath, [join(packageDir('@netnet/control-plane'), 'bin', 'run.mjs'), 'api'], { NETNET_CONTROL_PORT: String(port) });
+export async function startControlApi(config, { name = 'api', port = config.controlPort, env = {} } = {}) {
+  startProcess(name, process.execPath, [join(packageDir('@netnet/control-plane'), 'bin', 'run.mjs'), 'api'], { ...env, NETNET_CONTROL_PORT: String(port) });
   // Its description is the one answer without a token.
   await waitFor(`http://127.0.0.1:${port}/openapi.yaml`, 'The control-plane API');
   return `http://127.0.0.1:${port}`;

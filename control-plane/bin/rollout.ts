@@ -173,9 +173,9 @@ async function run({
   }
   if (command === 'prune') {
     // Releases are shared by every environment (one origin, one store): every map counts, --env or not.
-    // prune.ts still takes an environment, of which it reads NETNET_DEPLOY_DIR alone.
-    const origin = { NETNET_DEPLOY_DIR: config.deployDir };
-    const plan = values.apply ? await applyPrune(db, { env: origin }) : await planPrune(db, { env: origin });
+    // This command's working folder: its copies of releases go with them.
+    const where = { deployDir: config.deployDir };
+    const plan = values.apply ? await applyPrune(db, where) : await planPrune(db, where);
     for (const line of describePlan(plan, { applied: values.apply === true })) console.log(line);
     return;
   }

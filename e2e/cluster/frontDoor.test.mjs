@@ -36,7 +36,7 @@ async function freePort() {
   return port;
 }
 
-/** A checkout with built files for the shell and each remote, and a deploy folder with one release. */
+/** A checkout with built files for the shell and each remote (releases are the instances' to answer). */
 function madeUpCheckout(dir) {
   const write = (path, text) => {
     mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -54,13 +54,6 @@ function madeUpCheckout(dir) {
     write(`${app}/dist/remoteEntry.js`, SCRIPT);
     write(`${app}/dist/server/remoteEntry.js`, 'module.exports = {};');
   }
-  withCopies('deploy/remote-auth/1.2.0/remoteEntry.js', SCRIPT);
-  write('deploy/remote-auth/1.2.0/mf-manifest.json', '{}');
-  write('deploy/remote-auth/1.2.0/273.abcdef0123.js', SCRIPT);
-  // A release still being copied (no manifest yet), a file left from before maps moved to the store, a staging folder: never served.
-  write('deploy/remote-auth/1.3.0/remoteEntry.js', SCRIPT);
-  write('deploy/rollout.local.json', '{}');
-  write('deploy/remote-auth/.staging-1.4.0/mf-manifest.json', '{}');
 }
 
 let dir;
@@ -86,7 +79,6 @@ before(async () => {
     siteRoot: dir,
     ports,
     host: '127.0.0.1',
-    deployDir: join(dir, 'deploy'),
     // The origins of the site table, as nothing overrides them here.
     siteSettings: site.readSite({}),
     // Low enough for the test to reach with a handful of requests.
@@ -138,7 +130,7 @@ test('entry documents are no-cache; the shell index.html carries the document po
   assert.equal((await get(`${origin}/missing.0123456789.js`)).status, 404, 'a missing file is not a page');
 });
 
-test("each remote's origin and the releases origin answer with CORS, and preflights", async () => {
+test("each remote's origin answers with CORS, and preflights", async () => {
   const remote = `http://127.0.0.1:${ports[site.remotes[0]]}`;
   const entry = await get(`${remote}/remoteEntry.js`);
   assert.equal(entry.headers.get('access-control-allow-origin'), '*');
@@ -147,18 +139,33 @@ test("each remote's origin and the releases origin answer with CORS, and preflig
   assert.equal(preflight.status, 204);
   assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, HEAD, OPTIONS');
   assert.equal((await get(`${remote}/`)).headers.get('content-type'), 'text/html; charset=utf-8');
+});
 
+test("the releases' origin is the instances' /releases/ route, its headers, encodings and 304s passed through as they are", async () => {
   const releases = `http://127.0.0.1:${ports.deploy}`;
-  const hashed = await get(`${releases}/remote-auth/1.2.0/273.abcdef0123.js`);
+  const path = '/remote-auth/1.2.0/273.abcdef0123.js';
+  const hashed = await get(`${releases}${path}`, { 'Accept-Encoding': 'gzip, br' });
   assert.equal(hashed.status, 200);
+  assert.equal((await hashed.json()).path, `/releases${path}`, 'asked of an instance under /releases/');
   assert.equal(hashed.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  // Once each: nginx adds no header of its own to the instance's.
   assert.equal(hashed.headers.get('access-control-allow-origin'), '*');
-  const releaseEntry = await get(`${releases}/remote-auth/1.2.0/remoteEntry.js`, { 'Accept-Encoding': 'br' });
-  assert.equal(releaseEntry.headers.get('cache-control'), 'no-cache');
-  assert.equal(releaseEntry.headers.get('content-encoding'), 'br');
-  for (const path of ['/remote-auth/1.3.0/remoteEntry.js', '/rollout.local.json', '/remote-auth/.staging-1.4.0/mf-manifest.json', '/remote-auth/v1.2.0/remoteEntry.js', '/remote-auth/1.2.0/../../rollout.local.json']) {
-    assert.equal((await get(`${releases}${path}`)).status, 404, path);
-  }
+  assert.equal(hashed.headers.get('content-type'), 'text/javascript', 'no charset added');
+  assert.equal(hashed.headers.get('content-encoding'), 'br', "the browser's Accept-Encoding reached the instance");
+  assert.equal(hashed.headers.get('vary'), 'Accept-Encoding');
+  const etag = hashed.headers.get('etag');
+  assert.ok(etag);
+  const again = await get(`${releases}${path}`, { 'Accept-Encoding': 'gzip, br', 'If-None-Match': etag });
+  assert.equal(again.status, 304, "the instance's 304, not a cached 200");
+  assert.equal(again.headers.get('etag'), etag);
+  const entry = await get(`${releases}/remote-auth/1.2.0/remoteEntry.js`, { 'Accept-Encoding': 'identity' });
+  assert.equal(entry.headers.get('cache-control'), 'no-cache');
+  assert.equal(entry.headers.get('content-encoding'), null);
+  const preflight = await fetch(`${releases}${path}`, { method: 'OPTIONS' });
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, HEAD, OPTIONS');
+  // The site's own origin answers them too, under /releases/ (a page may name either).
+  assert.equal((await (await get(`${origin}/releases${path}`)).json()).path, `/releases${path}`);
 });
 
 test('pages go to the instances, with the client named and Early Hints as Link headers, over kept-alive connections', async () => {

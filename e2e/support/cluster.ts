@@ -25,6 +25,10 @@ export interface ClusterState {
   nginx: number;
   /** The guard process's pid (null: NETNET_GUARD=off). */
   guard: number | null;
+  /** The control-plane API replicas, each on its own port. */
+  apis: { name: string; url: string }[];
+  /** Each instance's and replica's working folder, by its name (shell-1, api-1, …). */
+  workingFolders: Record<string, string>;
   rolling: boolean;
   rollingRestarts: number;
   instances: { name: string; port: number; pid: number | null; state: string }[];

@@ -8,11 +8,14 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-/** One call: `json` sent as JSON, `archive` as application/gzip; the answer's JSON body ({} when it has none). */
-export async function apiCall(token: string, method: string, path: string, { json, archive }: { json?: unknown; archive?: Buffer } = {}): Promise<Answer> {
+/**
+ * One call: `json` sent as JSON, `archive` as application/gzip; the answer's JSON body ({} when it
+ * has none). `at`: another replica of the API than the one on NETNET_CONTROL_PORT.
+ */
+export async function apiCall(token: string, method: string, path: string, { json, archive, at = API }: { json?: unknown; archive?: Buffer; at?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
   if (json !== undefined) headers['Content-Type'] = 'application/json';
   if (archive) headers['Content-Type'] = 'application/gzip';
-  const response = await fetch(`${API}${path}`, { method, headers, body: archive ? new Uint8Array(archive) : json === undefined ? undefined : JSON.stringify(json) });
+  const response = await fetch(`${at}${path}`, { method, headers, body: archive ? new Uint8Array(archive) : json === undefined ? undefined : JSON.stringify(json) });
   return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
 }

@@ -79,6 +79,11 @@ export interface PoolOptions {
   healthyAfterMs?: number;
   fetchTimeoutMs?: number;
   fetchCode?: typeof fetchReleaseCode;
+  /**
+   * What fetchCode fetches a server build with (default the global fetch): the shell's server
+   * hands its own, which reads its releases from the store rather than asking the releases' origin.
+   */
+  fetchFile?: typeof fetch;
   /** How render processes reach the catalogue (default: the config's catalogue, through this server). */
   catalogue?: CatalogueGate;
   log?: (line: string) => void;
@@ -190,6 +195,7 @@ export function createRenderPool({
   healthyAfterMs = HEALTHY_AFTER_MS,
   fetchTimeoutMs = 10_000,
   fetchCode = fetchReleaseCode,
+  fetchFile = fetch,
   catalogue = createCatalogueGate({ catalogueUrl: config.catalogueUrl }),
   log = (line) => console.warn(`[render] ${line}`),
   now = Date.now,
@@ -256,7 +262,7 @@ export function createRenderPool({
   }
 
   function startWorker(pool: ReleasePool): void {
-    pool.code ??= fetchCode(pool.release, fetchTimeoutMs);
+    pool.code ??= fetchCode(pool.release, fetchTimeoutMs, fetchFile);
     const code = pool.code;
     let child: ChildProcess;
     try {

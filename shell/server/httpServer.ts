@@ -6,6 +6,7 @@
 // file is looked up (./staticFiles.ts), the deadlines and connection shares of docs/limits.md
 // (@netnet/server-kit), loopback only unless HOST says otherwise.
 import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
@@ -27,6 +28,7 @@ import {
   type ConnectionLimits,
   type Logger,
 } from '@netnet/server-kit';
+import { acceptableEncodings } from '@netnet/server-kit/encoding';
 import site from '@netnet/site';
 import { secureResponse, type DevServers } from './securityHeaders.ts';
 import type { ReleaseFiles } from './releaseFiles.ts';
@@ -145,8 +147,11 @@ export async function serveApp({
 
   const immutableOrNot = (name: string) => ({ 'Cache-Control': HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache' });
 
-  /** A release's file: `<prefix>/<remote>/<version>/<file>`, from the working folder once the store lists the release. */
-  async function answerRelease(request: FastifyRequest, reply: FastifyReply, { prefix, has }: ReleaseFiles, realDir: string) {
+  /**
+   * A release's file: `<prefix>/<remote>/<version>/<file>`, from the working folder once the store
+   * lists the release; a hashed one from memory while it is hot (./hotFiles.ts).
+   */
+  async function answerRelease(request: FastifyRequest, reply: FastifyReply, { prefix, has, hot }: ReleaseFiles, realDir: string) {
     reply.header('Access-Control-Allow-Origin', '*');
     if (request.method === 'OPTIONS') return reply.code(204).header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS').send();
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -155,9 +160,17 @@ export async function serveApp({
     const path = safePath(request.raw.url)?.slice(prefix.length);
     const [, remote, version] = /^\/([^/]+)\/([^/]+)\/[^/]/.exec(path ?? '') ?? [];
     if (!path || remote === undefined || version === undefined || !(await has(remote, version))) return notFound(reply);
-    const file = await findFile(realDir, path, { acceptEncoding: request.headers['accept-encoding'] });
+    const acceptEncoding = request.headers['accept-encoding'];
+    // Asked after has(): a release no longer listed is never answered from memory.
+    const key = hot && HASHED.test(path) ? `${path}\n${acceptableEncodings(acceptEncoding).join(',')}` : null;
+    const kept = key === null ? undefined : hot?.get(key);
+    if (kept) return sendFile(request, reply, kept.file, immutableOrNot(kept.file.name), kept.body);
+    const file = await findFile(realDir, path, { acceptEncoding });
     if (!file) return notFound(reply);
-    return sendFile(request, reply, file, immutableOrNot(file.name));
+    if (key === null || !hot?.keeps(file.stats.size)) return sendFile(request, reply, file, immutableOrNot(file.name));
+    const body = await readFile(file.real);
+    hot.set(key, { file, body });
+    return sendFile(request, reply, file, immutableOrNot(file.name), body);
   }
 
   async function answer(request: FastifyRequest, reply: FastifyReply) {

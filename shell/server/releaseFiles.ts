@@ -3,11 +3,12 @@
 // A release lives in the store (docs/store.md, "Release files"); the instance answers from its
 // working folder, a copy it makes from the store the first time a release is asked for. So any
 // instance serves any release, whoever published it and wherever, and deleting the folder
-// changes nothing but one slower answer. The operating system keeps the hot files in memory.
+// changes nothing but one slower answer. The instance keeps its hot hashed files in memory (./hotFiles.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isVersion } from '@netnet/rollout';
 import type { Queryable } from '@netnet/control-plane/instance';
+import type { HotFiles } from './hotFiles.ts';
 
 /** What the HTTP server needs to answer releases' files (./httpServer.ts). */
 export interface ReleaseFiles {
@@ -17,6 +18,8 @@ export interface ReleaseFiles {
   dir: string;
   /** True once the store lists the release and its working copy is in `dir`. */
   has(remote: string, version: string): Promise<boolean>;
+  /** Hashed files kept in memory (./hotFiles.ts); none: every answer is read from `dir`. */
+  hot?: HotFiles;
 }
 
 export interface ReleaseFilesOptions {

@@ -34,6 +34,8 @@ import { clientAddress, createLogger, parseTrustedProxies, viaHttps, type Logger
 import site from '@netnet/site';
 import { readShellConfig, type ShellConfig } from './config.ts';
 import { serveApp, type RequestFacts, type Service } from './httpServer.ts';
+import { createHotFiles } from './hotFiles.ts';
+import { releaseFilesFetch } from './releaseFetch.ts';
 import { releaseFilesFrom, type ReleaseFiles } from './releaseFiles.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,7 +45,12 @@ interface PageServerBuild {
   identityOf: Parameters<typeof createTicketService>[0]['identityOf'];
   ticketReleasesOf(map: unknown, identity: unknown): ReturnType<Parameters<typeof createTicketService>[0]['releasesFor']>;
   sandboxSupport(): { available: true } | { available: false; why: string };
-  createSandboxedPool(options: { serverBuild: string; config: unknown; log: (line: string) => void }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
+  createSandboxedPool(options: {
+    serverBuild: string;
+    config: unknown;
+    log: (line: string) => void;
+    fetchFile?: typeof fetch;
+  }): { running(): { remote: string; version: string; ready: number }[]; close(): void };
   createPageServer(options: {
     template: string;
     config: unknown;
@@ -111,8 +118,10 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     listed: (remote, version) => Boolean(live.current().releases.get(remote)?.some((known) => known.version === version)),
     materialize: materializeRelease,
   });
-  const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease });
-  // Listening before the warm-up below, which fetches the server builds from this origin.
+  // One memory of hot files for both routes of `npm start` (:8090 and /releases/).
+  const hot = createHotFiles();
+  const releases = (prefix: ReleaseFiles['prefix']): ReleaseFiles => ({ prefix, dir: workingDir, has: hasRelease, hot });
+  // Listening before the warm-up below: pages name this origin for their releases' files.
   const releasesServer = releasesPort === undefined ? null : await serveApp({ dir: workingDir, port: releasesPort, releases: releases(''), config, logger });
   // The dev servers this request's browser has pinned (docs/releases.md, "Develop against the real
   // site"), worked out once per request: its map, its page's policy and its cookie agree.
@@ -189,7 +198,10 @@ export async function serveShell({ port, environment, ssr, releasesPort, databas
     if (environmentName === 'production') throw new Error(`NETNET_ENV=production runs releases' server code only in the render sandbox: ${sandbox.why}.`);
     renderLog.warn(`releases' server code does not run here (${sandbox.why}): their areas render in the browser only (docs/sandbox.md).`);
   }
-  const areas = releaseCode.runs === 'sandboxed' ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: runtime, log: (line) => renderLog.warn(line) }) : undefined;
+  // A release's server build comes from the store through this instance's own files, so warming up
+  // needs no instance answering yet (./releaseFetch.ts).
+  const fetchFile = releaseFilesFetch(config.deployUrl, { dir: workingDir, has: hasRelease });
+  const areas = releaseCode.runs === 'sandboxed' ? pageServer.createSandboxedPool({ serverBuild: join(root, 'shell/dist/server'), config: runtime, log: (line) => renderLog.warn(line), fetchFile }) : undefined;
   const pages = renders
     ? pageServer.createPageServer({
         template: readFileSync(join(root, 'shell/dist/index.html'), 'utf8'),

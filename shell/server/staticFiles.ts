@@ -77,8 +77,8 @@ export async function findFile(realRoot: string, path: string, { acceptEncoding 
   return null;
 }
 
-/** Answers with a file from findFile: validators, 304, HEAD without a body. */
-export function sendFile(request: FastifyRequest, reply: FastifyReply, file: FoundFile, extraHeaders: Record<string, string> = {}) {
+/** Answers with a file from findFile: validators, 304, HEAD without a body. `body`: its bytes, when they are in memory already. */
+export function sendFile(request: FastifyRequest, reply: FastifyReply, file: FoundFile, extraHeaders: Record<string, string> = {}, body?: Buffer) {
   let type = lookup(file.name) ?? 'application/octet-stream';
   if (type === 'text/html') type += '; charset=utf-8';
   const etag = `W/"${file.stats.size}-${file.stats.mtime.getTime()}"`;
@@ -93,5 +93,5 @@ export function sendFile(request: FastifyRequest, reply: FastifyReply, file: Fou
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   reply.header('Content-Length', file.stats.size);
   if (request.method === 'HEAD') return reply.code(200).send();
-  return reply.code(200).send(createReadStream(file.real));
+  return reply.code(200).send(body ?? createReadStream(file.real));
 }

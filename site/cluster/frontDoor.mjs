@@ -17,11 +17,11 @@ export const nginxPrefix = join(clusterDir, 'nginx');
 
 /**
  * Writes the configuration for the shell instances on `instancePorts` and checks it with `nginx -t`.
- * `prefix`, `siteRoot` and `ports` default to this checkout's; a test gives its own. `host`,
- * `deployDir` and `siteSettings` (the site's origins, for the pages' policy) are the cluster's config's.
+ * `prefix`, `siteRoot` and `ports` default to this checkout's; a test gives its own. `host` and
+ * `siteSettings` (the site's origins, for the pages' policy) are the cluster's config's.
  * @returns {{ args: string[], configFile: string }} how to run nginx in the foreground with it
  */
-export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, host, deployDir, siteSettings, limits, frontDoorSecret }) {
+export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix, siteRoot = root, ports, host, siteSettings, limits, frontDoorSecret }) {
   if (prefix === nginxPrefix) {
     mkdirSync(clusterDir, { recursive: true });
     writeFileSync(join(clusterDir, '.gitignore'), '# Written by npm run start:cluster (site/cluster/).\n*\n');
@@ -30,7 +30,7 @@ export function prepareNginx({ instancePorts, workers = 1, prefix = nginxPrefix,
   const configFile = join(prefix, 'nginx.conf');
   // Started as root, nginx would run its workers as `nobody`, which Debian has no group for.
   const user = process.getuid?.() === 0 ? 'www-data' : null;
-  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, host, deployDir, siteSettings, limits, frontDoorSecret });
+  const config = nginxConfig({ prefix, root: siteRoot, instances: instancePorts, workers, user, brotliModule: BROTLI_STATIC_MODULE, ports, host, siteSettings, limits, frontDoorSecret });
   writeFileSync(configFile, config);
   const args = ['-p', prefix, '-c', configFile, '-e', join(prefix, 'logs', 'error.log')];
   try {

@@ -1,9 +1,10 @@
 // The front door's nginx configuration, generated from the site table (@netnet/site) so a new
-// remote or port needs no edit here. It reproduces what shell/server/httpServer.ts answers for files —
-// hashed names immutable, entry documents no-cache, precompressed .br/.gz copies, CORS on the
-// remotes' and releases' origins, the security headers of shell/server/securityHeaders.ts — and
+// remote or port needs no edit here. It reproduces what shell/server/httpServer.ts answers for the
+// builds' files — hashed names immutable, entry documents no-cache, precompressed .br/.gz copies,
+// CORS on the remotes' origins, the security headers of shell/server/securityHeaders.ts — and
 // proxies everything the shell's server computes (pages, /config.json, /remotes.json, release-health
-// reports) to the shell instances. The topology and the limits are explained in docs/deploy.md.
+// reports, the releases' files from the store) to the shell instances. The topology and the limits
+// are explained in docs/deploy.md.
 import { join } from 'node:path';
 import site from '@netnet/site';
 import { documentHeaders, everyResponseHeaders } from 'shell/server/securityHeaders.ts';
@@ -60,10 +61,6 @@ export const LIMITS = Object.freeze({
 
 // Webpack's [contenthash:10] names: the same test as shell/server/httpServer.ts's HASHED.
 const HASHED = '\\.[0-9a-f]{10}\\.[a-z0-9]+$';
-// A version folder exactly as rollout/src/version.ts accepts it (semver, no build metadata).
-const NUMBER = '(?:0|[1-9][0-9]*)';
-const PRERELEASE = '(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)';
-const VERSION = `${NUMBER}\\.${NUMBER}\\.${NUMBER}(?:-${PRERELEASE}(?:\\.${PRERELEASE})*)?`;
 
 const quote = (value) => `"${String(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const headerLines = (headers, indent) =>
@@ -122,16 +119,38 @@ ${headerLines({ ...everyResponseHeaders, 'Access-Control-Allow-Origin': '*' }, '
 ` : ''}`;
 }
 
+/**
+ * How a server block passes requests to the instances: over kept-alive HTTP/1.1, with the client
+ * named (X-Real-IP, believed for the front door's secret), a GET retried on another instance.
+ */
+function proxying(frontDoorSecret, limits) {
+  return `        proxy_http_version 1.1;
+${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSecret}";
+` : ''}        proxy_set_header Connection "";
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Real-IP $remote_addr;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_connect_timeout 1s;
+        proxy_read_timeout ${limits.upstreamReadTimeout}s;
+        # A GET whose instance refused, failed or died before answering goes to another instance.
+        # Without non_idempotent, a POST that reached an instance is never sent twice.
+        proxy_next_upstream error timeout http_502 http_503 http_504;
+        proxy_next_upstream_tries 3;
+        proxy_next_upstream_timeout 10s;
+`;
+}
+
 /** Each a block of `listen` lines: loopback unless HOST names another address, as shell/server/httpServer.ts. */
 const listen = (host, port) => `    listen ${host}:${port};`;
 
 /**
  * @param {{ prefix: string, root: string, instances: number[], host: string, ports?: Record<string, number>,
- *   workers?: number | 'auto', user?: string | null, brotliModule: string, deployDir: string,
+ *   workers?: number | 'auto', user?: string | null, brotliModule: string,
  *   siteSettings: object, limits?: Partial<typeof LIMITS> }} options
  *   prefix: nginx's own folder (pid, logs, temp files); root: the checkout whose builds are served;
  *   instances: the shell instances' ports on 127.0.0.1; ports: where nginx listens (site.ports:
- *   shell, each remote, deploy); host, deployDir: the cluster's config's (HOST, NETNET_DEPLOY_DIR);
+ *   shell, each remote, deploy); host: the cluster's config's (HOST);
  *   siteSettings: a config with the site table's map and runtime variables, whose origins the
  *   pages' policy allows; user: the account nginx's workers run as when started as root.
  */
@@ -144,7 +163,6 @@ export function nginxConfig({
   workers = 1,
   user = null,
   brotliModule,
-  deployDir,
   siteSettings,
   limits: overrides = {},
   frontDoorSecret = '',
@@ -152,6 +170,7 @@ export function nginxConfig({
   if (!/^[A-Za-z0-9_-]*$/.test(frontDoorSecret)) throw new Error('the front door secret is base64url');
   if (instances.length === 0) throw new Error('the front door needs at least one shell instance');
   const limits = { ...LIMITS, ...overrides };
+  const toInstances = proxying(frontDoorSecret, limits);
   // A page's headers, as an instance sends them with the same origins (without anyone's dev pins).
   const page = documentHeaders(siteSettings);
   const remoteServers = site.remotes.map(
@@ -166,11 +185,6 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '    
     }
 }`,
   );
-  const remotesPattern = site.remotes.map((remote) => remote.replace(/[^a-z0-9-]/g, '')).join('|');
-  const releaseGuard = `        # A finished release only: one with its mf-manifest.json in place (a release is moved into its folder whole).
-        if (!-f $document_root/$release_remote/$release_version/mf-manifest.json) { return 404; }
-`;
-
   return `# Generated by site/cluster/nginxConfig.mjs from the site table (site/table.cjs); edits here are overwritten.
 # The topology and every limit below: docs/deploy.md.
 load_module ${brotliModule};
@@ -243,21 +257,7 @@ ${instances.map((instance) => `        server 127.0.0.1:${instance} max_fails=1 
     server {
 ${listen(host, ports.shell)}
 ${fileServing({ root: join(root, 'shell', 'dist'), cors: false })}
-        proxy_http_version 1.1;
-${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSecret}";
-` : ''}        proxy_set_header Connection "";
-        proxy_set_header Host $http_host;
-        proxy_set_header X-Real-IP $remote_addr;
-        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-        proxy_set_header X-Forwarded-Proto $scheme;
-        proxy_connect_timeout 1s;
-        proxy_read_timeout ${limits.upstreamReadTimeout}s;
-        # A GET whose instance refused, failed or died before answering goes to another instance.
-        # Without non_idempotent, a POST that reached an instance is never sent twice.
-        proxy_next_upstream error timeout http_502 http_503 http_504;
-        proxy_next_upstream_tries 3;
-        proxy_next_upstream_timeout 10s;
-
+${toInstances}
     # The server's own code, each instance's probes and its Prometheus figures: for the
     # orchestrator and the operator's scraper on the instance's own port, not for browsers.
     location ^~ /server/ { return 404; }
@@ -270,6 +270,11 @@ ${frontDoorSecret ? `        proxy_set_header X-Netnet-Front-Door "${frontDoorSe
         proxy_pass http://shell_reports;
     }
     location = /config.json { proxy_pass http://shell_instances; }
+    # The releases' files, as on the releases' origin below (a page may name either).
+    location ^~ /releases/ {
+        charset off;
+        proxy_pass http://shell_instances;
+    }
     location = /remotes.json {
         limit_req zone=tickets burst=${limits.ticketsBurst} nodelay;
         proxy_pass http://shell_instances;
@@ -296,24 +301,15 @@ ${fileHeaders({ cacheControl: 'no-cache', cors: false, html: page, indent: '    
     }
 ${remoteServers.join('\n')}
 
-# The published releases (${deployDir}), as the CDN in front of a bucket would serve them.
+# The published releases: each instance's /releases/ route answers them from the store
+# (shell/server/releaseFiles.ts), with its own headers (caching by name, CORS, the encodings,
+# ETag and 304), which pass through untouched; nginx caches nothing, as a CDN in front may.
 server {
 ${listen(host, ports.deploy)}
-${fileServing({ root: deployDir, cors: true })}
-    # deploy/<remote>/<version>/<file>: nothing else there (staging folders, the embedded database, dotfiles) is served.
-    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+${HASHED.slice(0, -1)}$" {
-${releaseGuard}${fileHeaders({ cacheControl: 'public, max-age=31536000, immutable', cors: true, html: false, indent: '        ' })}
-        try_files $uri =404;
-    }
-    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+\\.html$" {
-${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: page, indent: '        ' })}
-        try_files $uri =404;
-    }
-    location ~ "^/(?<release_remote>${remotesPattern})/(?<release_version>${VERSION})/.+$" {
-${releaseGuard}${fileHeaders({ cacheControl: 'no-cache', cors: true, html: false, indent: '        ' })}
-        try_files $uri =404;
-    }
-    location / { return 404; }
+${toInstances}
+    # The instance's Content-Type as it is (no charset added).
+    charset off;
+    location / { proxy_pass http://shell_instances/releases/; }
 }
 }
 `;

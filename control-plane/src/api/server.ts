@@ -67,11 +67,6 @@ export interface ApiContext {
   database: Database;
   publish: PublishUpload;
   config: ApiConfig;
-  /**
-   * Only for the modules that still take an environment rather than settings (releases/upload.ts,
-   * releases/originFolder.ts): it holds the variables API_VARIABLES read, checked at start.
-   */
-  env: NodeJS.ProcessEnv;
   limits: ApiLimits;
   events: ConsoleEvents;
   trusted: TrustedProxies;
@@ -134,7 +129,6 @@ export async function createApi({ database, publish, env, config = readApiConfig
     database,
     publish,
     config,
-    env,
     limits: all,
     events: consoleEvents(database.config),
     trusted,

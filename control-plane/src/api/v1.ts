@@ -263,8 +263,8 @@ export async function v1Routes(app: FastifyInstance, context: ApiContext): Promi
           contentType: request.headers['content-type'],
           browserOnly: request.query.browserOnly === 'true',
           db: context.database,
-          deployDir: context.config.deployDir,
-          env: context.env,
+          // The API's working folder, the releases' origin, the runtime documents, the shell's manifest.
+          settings: context.config,
           // Who published it, recorded with the registration (and so in the audit trail).
           publishedBy: request.caller!.actor,
         });

@@ -5,11 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfig, variable } from '@netnet/server-kit';
+import { variable } from '@netnet/server-kit';
 import { z } from 'zod';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 import { describeUnsatisfied, installedVersions, providedVersions, unsatisfiedRequirements, type Manifest } from './compatibility.ts';
-import { releaseDir } from './originFolder.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const shellFolder = join(root, 'shell');
@@ -60,12 +59,12 @@ function shellProvides(names: string[], named: string | undefined): { provided: 
 }
 
 /**
- * Why the shell cannot host this release, one line per problem, or null when it can, with the
- * gate's settings read from `env` (an upload's check: ./upload.ts passes the process's). `dir`:
- * where its files are (a published release's folder by default; an upload checks its staging folder).
+ * Why the shell cannot host this release, one line per problem, or null when it can: an upload's
+ * check (./upload.ts), with its process's NETNET_SHELL_MANIFEST. `dir`: where its files are (the
+ * upload's staging folder).
  */
-export function compatibilityProblems(remote: string, version: string, env: NodeJS.ProcessEnv, dir = releaseDir(remote, version, env)): string | null {
-  return gateProblems(remote, version, readConfig(SHELL_MANIFEST_VARIABLES, env).shellManifest, dir);
+export function compatibilityProblems(remote: string, version: string, shellManifest: string | undefined, dir: string): string | null {
+  return gateProblems(remote, version, shellManifest, dir);
 }
 
 /** Why the shell cannot host the release whose files are in `dir`, or null when it can. */

@@ -100,7 +100,7 @@ async function registered(): Promise<string[][]> {
 
 describe('planPrune', () => {
   it('keeps what any map in effect in the last 30 days names, or what was published in them, and says why; removes the rest', async () => {
-    const plan = await planPrune(harness.db, { env: harness.cliEnv() });
+    const plan = await planPrune(harness.db, { deployDir: deploy });
     assert.deepEqual(plan.remove, [
       { remote: 'remote-search', version: '1.9.0', registered: false, folder: true },
       { remote: 'remote-title', version: '0.1.0', registered: true, folder: true },
@@ -123,10 +123,10 @@ describe('planPrune', () => {
   });
 
   it('removes a release only in a map of 31 days ago once that map had been replaced before the window began', async () => {
-    const plan = await planPrune(harness.db, { env: harness.cliEnv() });
+    const plan = await planPrune(harness.db, { deployDir: deploy });
     assert.ok(plan.remove.some(({ version }) => version === '0.4.0'));
     // The day after, the straddling map has left the window too (replaced 29 days ago, now 30).
-    const later = await planPrune(harness.db, { env: harness.cliEnv(), now: Date.now() + 1.5 * DAY_MS });
+    const later = await planPrune(harness.db, { deployDir: deploy, now: Date.now() + 1.5 * DAY_MS });
     assert.ok(later.remove.some(({ version }) => version === '0.3.0'));
     assert.ok(later.keep.some(({ version }) => version === '0.5.0'));
   });

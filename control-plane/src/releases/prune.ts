@@ -12,13 +12,13 @@
 // its folder removed. Nothing is removed without --apply.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import site from '@netnet/site';
 import { transaction, type Queryable, type Store } from '../store/database.ts';
 import { listReleases, publishedTimes, unregisterRelease } from '../store/releases.ts';
 import { dropUnheldFiles } from '../store/releaseFiles.ts';
 import { currentMaps, lockMaps, mapsInEffectSince, type Rollout } from '../store/rollouts.ts';
 import { publishedVersions, releaseDir } from './originFolder.ts';
 import { compareVersions } from '../names.ts';
-import { site } from '../site.ts';
 
 export const RETENTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -64,11 +64,14 @@ export function versionsNamedBy(rollout: Rollout): { remote: string; version: st
   return named;
 }
 
-/**
- * What prune would keep and remove now. `now`: the time the window ends (tests pass their own);
- * `env`: where the origin folder is (NETNET_DEPLOY_DIR).
- */
-export async function planPrune(db: Queryable, { now = Date.now(), env = process.env }: { now?: number; env?: NodeJS.ProcessEnv } = {}): Promise<PrunePlan> {
+/** Where prune works: the time the window ends (tests pass their own), and the process's working folder (its config's NETNET_DEPLOY_DIR). */
+export interface PruneOptions {
+  now?: number;
+  deployDir: string;
+}
+
+/** What prune would keep and remove now. */
+export async function planPrune(db: Queryable, { now = Date.now(), deployDir }: PruneOptions): Promise<PrunePlan> {
   const since = new Date(now - RETENTION_DAYS * DAY_MS);
   const reasons = new Map<string, string[]>();
   const because = (remote: string, version: string, reason: string) => {
@@ -95,11 +98,11 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
   const all = new Map<string, { remote: string; version: string; registered: boolean; folder: boolean }>();
   for (const remote of site.remotes) {
     for (const { version } of registered.get(remote) ?? []) all.set(key(remote, version), { remote, version, registered: true, folder: false });
-    for (const version of publishedVersions(remote, env)) {
+    for (const version of publishedVersions(deployDir, remote)) {
       const known = all.get(key(remote, version));
       all.set(key(remote, version), { remote, version, registered: known?.registered ?? false, folder: true });
       // A folder the store does not list: its manifest's time is when it was published.
-      if (!publishedAt.has(key(remote, version))) publishedAt.set(key(remote, version), statSync(join(releaseDir(remote, version, env), 'mf-manifest.json')).mtime);
+      if (!publishedAt.has(key(remote, version))) publishedAt.set(key(remote, version), statSync(join(releaseDir(deployDir, remote, version), 'mf-manifest.json')).mtime);
     }
   }
   for (const { remote, version } of all.values()) {
@@ -120,11 +123,11 @@ export async function planPrune(db: Queryable, { now = Date.now(), env = process
  * plan was printed is taken into account: each release leaves the store (and every instance's
  * list, NOTIFY) first, then its folder is renamed out of the way and deleted.
  */
-export async function applyPrune(db: Store, { now = Date.now(), env = process.env }: { now?: number; env?: NodeJS.ProcessEnv } = {}): Promise<PrunePlan> {
+export async function applyPrune(db: Store, { now = Date.now(), deployDir }: PruneOptions): Promise<PrunePlan> {
   const plan = await transaction(db, async (client) => {
     // No map changes while the plan is made and the store updated (a rollout command waits).
     await lockMaps(client);
-    const planned = await planPrune(client, { now, env });
+    const planned = await planPrune(client, { now, deployDir });
     for (const { remote, version, registered } of planned.remove) {
       if (!registered) continue;
       await unregisterRelease(client, remote, version);
@@ -135,7 +138,7 @@ export async function applyPrune(db: Store, { now = Date.now(), env = process.en
   });
   for (const { remote, version, folder } of plan.remove) {
     if (!folder) continue;
-    const dir = releaseDir(remote, version, env);
+    const dir = releaseDir(deployDir, remote, version);
     // Renamed first: the origin stops serving it at once (a staging name is never served).
     const doomed = join(dir, '..', `.pruned-${version}-${process.pid}`);
     if (existsSync(dir)) renameSync(dir, doomed);

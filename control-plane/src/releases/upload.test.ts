@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Database } from '../store/database.ts';
 import { testDatabase, type TestDatabase } from '../store/testDatabase.ts';
+import { readApiConfig } from '../config.ts';
 import { checkServerBuild, publishUpload, UPLOAD_LIMITS, UploadRefused, type UploadResult } from './upload.ts';
 import { checkCompressedCopies, releaseFiles } from './verify.ts';
 
@@ -182,8 +183,11 @@ interface Upload {
   body?: Readable;
 }
 
+/** The API's config as an upload reads it, from `env` laid over this test's working folder. */
+const settingsFrom = (env: NodeJS.ProcessEnv) => readApiConfig({ NETNET_DEPLOY_DIR: deploy, ...env });
+
 const upload = ({ bytes, version = '1.0.0', remote = REMOTE, browserOnly, env = {}, body, ...rest }: Upload): Promise<UploadResult> =>
-  publishUpload({ remote, version, body: body ?? bodyOf(bytes), contentType: 'contentType' in rest ? rest.contentType : GZIP, browserOnly, db, deployDir: deploy, env });
+  publishUpload({ remote, version, body: body ?? bodyOf(bytes), contentType: 'contentType' in rest ? rest.contentType : GZIP, browserOnly, db, settings: settingsFrom(env) });
 
 /** Every file under the origin folder with its hash, and every row of the releases table. */
 async function state() {
@@ -298,7 +302,7 @@ describe('publishUpload', () => {
     // It answered whether the version is published, then went down before the publish.
     const down = { pool: { query: () => Promise.resolve({ rows: [] }), connect: () => Promise.reject(new Error('the store is down')) } } as unknown as Database;
     await assert.rejects(
-      publishUpload({ remote: REMOTE, version: '1.3.0', body: bodyOf(tgz(entriesOf(buildAs('1.3.0')))), contentType: GZIP, db: down, deployDir: deploy, env: {} }),
+      publishUpload({ remote: REMOTE, version: '1.3.0', body: bodyOf(tgz(entriesOf(buildAs('1.3.0')))), contentType: GZIP, db: down, settings: settingsFrom({}) }),
       /remote-title 1\.3\.0 was not published: the store did not take it \(the store is down\)/,
     );
     assert.deepEqual(await state(), before);
@@ -478,7 +482,7 @@ describe('publishUpload', () => {
     const dir = mkdtempSync(join(work, 'hang-'));
     mkdirSync(join(dir, 'server'));
     writeFileSync(join(dir, 'server', 'remoteEntry.js'), 'for (;;) {}\n');
-    await assert.rejects(checkServerBuild(dir, REMOTE, '2.0.0', 1000), (error: unknown) => {
+    await assert.rejects(checkServerBuild(dir, REMOTE, '2.0.0', settingsFrom({}), 1000), (error: unknown) => {
       table.push({ kind: 'server build that never loads (1 s timeout)', status: (error as UploadRefused).status, message: (error as Error).message });
       return error instanceof UploadRefused && /did not load the release within 1 s/.test(error.message);
     });

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sandboxSupport, verifyServerBuild, type VerifyOptions } from '@netnet/render-sandbox';
+import site, { type DeploySettings, type MapSettings, type RuntimeSettings } from '@netnet/site';
 import { DeployError, codeOf, messageOf } from '../errors.ts';
 import type { Database } from '../store/database.ts';
 import { publishRelease } from '../store/releases.ts';
@@ -15,7 +16,6 @@ import { folderFileHashes, servedFiles, storedFileHashes } from '../store/releas
 import { extractArchive, UPLOAD_LIMITS } from './archive.ts';
 import { compatibilityProblems } from './compatibilityGate.ts';
 import { entryIntegrity, writeIntegrity } from './integrity.ts';
-import { site } from '../site.ts';
 import { assertRemote, assertVersion } from '../names.ts';
 import { checkCompressedCopies, checkIntegrityRecord, checkManifest, readIntegrityRecord, UploadRefused } from './verify.ts';
 
@@ -39,6 +39,14 @@ const CONTENT_TYPES: Record<string, { gzip: boolean }> = {
   'application/x-gzip': { gzip: true },
 };
 
+/**
+ * What an upload reads of its process's config (the API's, ../config.ts): its working folder
+ * (NETNET_DEPLOY_DIR), the releases' origin and the runtime documents a server build is checked
+ * with, as a member's render is given them, and the shell's manifest the compatibility gate
+ * checks against (NETNET_SHELL_MANIFEST).
+ */
+export type UploadSettings = DeploySettings & MapSettings & RuntimeSettings & { readonly shellManifest?: string | undefined };
+
 /** How long the server build may take to load in its render process. */
 export const SERVER_BUILD_TIMEOUT_MS = 10_000;
 const SERVER_ENTRY = join('server', 'remoteEntry.js');
@@ -54,14 +62,14 @@ const SHELL_SERVER = fileURLToPath(new URL('../../../shell/dist/server/', import
  * then every page it exposes rendered once. A build that throws, hangs, exits, breaks its channel
  * or is not a container is refused; nothing it does reaches this process.
  */
-export async function checkServerBuild(dir: string, remote: string, version: string, timeoutMs = SERVER_BUILD_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function checkServerBuild(dir: string, remote: string, version: string, settings: MapSettings & RuntimeSettings, timeoutMs = SERVER_BUILD_TIMEOUT_MS): Promise<void> {
   if (!existsSync(join(SHELL_SERVER, 'renderWorker.js'))) throw new DeployError("server builds cannot be checked here: the shell's server is not built (npm run build).");
   const sandbox = sandboxSupport();
   if (!sandbox.available) throw new DeployError(`server builds cannot be checked here: ${sandbox.why}.`);
   const code = readFileSync(join(dir, SERVER_ENTRY), 'utf8');
-  const entry = `${site.deployOrigin(env)}/${remote}/${version}/mf-manifest.json`;
+  const entry = `${settings.deployUrl}/${remote}/${version}/mf-manifest.json`;
   try {
-    const config = site.runtimeConfig(env) as VerifyOptions['config'];
+    const config = site.runtimeConfig(settings) as VerifyOptions['config'];
     await verifyServerBuild({ serverBuild: SHELL_SERVER, remote: remote as VerifyOptions['remote'], version, entry, code, config, loadTimeoutMs: timeoutMs });
   } catch (error) {
     throw new UploadRefused(422, `the server build (server/remoteEntry.js) ${messageOf(error)}.`);
@@ -123,8 +131,7 @@ export async function publishUpload({
   contentType,
   browserOnly = false,
   db,
-  deployDir,
-  env = process.env,
+  settings,
   publishedBy,
 }: {
   remote: string;
@@ -136,10 +143,7 @@ export async function publishUpload({
   /** A release declared browser-only needs no server build. */
   browserOnly?: boolean;
   db: Database;
-  /** This process's working folder: control-plane/src/releases/originFolder.ts deployDir(). */
-  deployDir: string;
-  /** Where the compatibility gate finds the shell's manifest (NETNET_SHELL_MANIFEST). */
-  env?: NodeJS.ProcessEnv;
+  settings: UploadSettings;
   /** Who publishes (the API's `token:<name>`): the release's published_by and its audit row. */
   publishedBy?: string;
 }): Promise<UploadResult> {
@@ -160,6 +164,7 @@ export async function publishUpload({
       `an upload is a tar archive of the build (Content-Type: application/x-tar, or application/gzip for a tar.gz), not ${type ?? 'a body without a Content-Type'}.`,
     );
   }
+  const { deployDir } = settings;
   const label = `the archive of ${remote} ${version}`;
   const target = join(deployDir, remote, version);
 
@@ -194,14 +199,14 @@ export async function publishUpload({
     }
 
     await checkCompressedCopies(release, label);
-    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release, remote, version, SERVER_BUILD_TIMEOUT_MS, env);
+    if (existsSync(join(release, SERVER_ENTRY))) await checkServerBuild(release, remote, version, settings);
     else if (!browserOnly) {
       throw new UploadRefused(
         422,
         `${label} has no server build (server/remoteEntry.js): publish the whole production build, or declare the release browser-only.`,
       );
     }
-    const problems = compatibilityProblems(remote, version, env, release);
+    const problems = compatibilityProblems(remote, version, settings.shellManifest, release);
     if (problems !== null) {
       const indented = problems.split('\n').map((line) => `  ${line}`).join('\n');
       throw new UploadRefused(

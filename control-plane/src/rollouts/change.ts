@@ -4,11 +4,12 @@
 // one compare-and-set with its audit entry (store/rollouts.ts: a change of the same remote landing
 // first makes this one a Conflict, nothing written).
 import { checkCompatibility, type GateSettings } from '../releases/compatibilityGate.ts';
+import { workingCopy } from '../releases/originFolder.ts';
 import { promote, rollback, setCanary, setStable } from './commands.ts';
 import { DeployError } from '../errors.ts';
 import type { Store } from '../store/database.ts';
 import { listReleases } from '../store/releases.ts';
-import { Conflict, emptyRollout, updateRollout, type RemotePlan, type Rollout } from '../store/rollouts.ts';
+import { Conflict, emptyRollout, readRollout, updateRollout, type RemotePlan, type Rollout } from '../store/rollouts.ts';
 
 export const ROLLOUT_COMMANDS = ['stable', 'canary', 'promote', 'rollback'] as const;
 export type RolloutCommand = (typeof ROLLOUT_COMMANDS)[number];
@@ -60,6 +61,12 @@ export async function changeRollout(
   } else if (command === 'promote') {
     move = (rollout) => ({ next: promote(rollout, remote), gated: rollout.remotes[remote]?.canary?.version });
   } else move = (rollout) => ({ next: rollback(rollout, remote, releases) });
+
+  // The gate reads the release's manifest in this process's working folder: a copy from the store
+  // if this process has none yet (the canary a promote gates is the one the map names now).
+  // Only a release the store holds files of is copied, so `remote` and `version` as given are safe here.
+  const gated = command === 'promote' ? (await readRollout(db, environment)).rollout?.remotes[remote]?.canary?.version : command === 'rollback' ? undefined : version;
+  if (gated !== undefined) await workingCopy(db, gate.deployDir, remote, gated);
 
   // Applied to the map as it is when written, not as it was first read: a command on another
   // remote may have landed meanwhile (one on this remote makes this one fail: updateRollout).

@@ -5,4 +5,5 @@
 export { openDatabase, readStoreSettings } from './database.ts';
 export { embeddedDir, startEmbedded } from './embedded.ts';
 export { listReleases, RELEASES_CHANNEL } from './releases.ts';
+export { ROLE_NAMES, ROLE_URLS } from './roles.ts';
 export { environmentName, readRollout, updateRollout } from './rollouts.ts';

@@ -16,6 +16,7 @@ import { readFigures } from '../../health/counts.ts';
 import { listReleases } from '../../store/releases.ts';
 import { emptyRollout, readRollout, type RemotePlan, type Rollout } from '../../store/rollouts.ts';
 import { allows, ANY, type Action, type Caller } from '../tokens.ts';
+import { workingCopy } from '../../releases/originFolder.ts';
 import { releaseFiles } from './releaseFiles.ts';
 
 /** The changes the console offers, per remote, and the one per environment. */
@@ -152,6 +153,8 @@ export async function remoteView(db: Queryable, environment: string, remote: str
     auditRows(db, environment, { remote, limit: 51 }),
   ]);
   const plan = rollout?.remotes[remote] ?? null;
+  // Each release's files are checked in this replica's working folder, a copy of the store's.
+  for (const release of published) await workingCopy(db, settings.deployDir, remote, release.version);
   const to = minuteOf(now);
   const from = to - figures.windowMinutes + 1;
   const ofChannel = (channel: string) => figures.list().filter((series) => series.remote === remote && series.channel === channel);
@@ -216,6 +219,8 @@ export async function preview(
     else throw new DeployError(`"${command}" is not a change the console makes.`);
     let gate: { passes: boolean; message: string } = { passes: true, message: 'nothing new reaches members: the gate has nothing to check' };
     if (gated !== undefined) {
+      // The gate reads the release's manifest in this replica's working folder, a copy of the store's.
+      await workingCopy(db, settings.deployDir, remote, gated);
       try {
         checkCompatibility({ remote, version: gated, skip: false, gate: settings, warn: () => {} });
         gate = { passes: true, message: `the shell provides everything ${remote} ${gated} needs` };
