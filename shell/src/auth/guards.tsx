@@ -59,7 +59,6 @@ function GoOn() {
 
 /** Unknown paths (docs/product.md#guards-and-redirects): members go to /browse, told why there; visitors to /. */
 export function UnknownPath() {
-  const auth = useAtomValue(authAtom);
-  if (auth.status !== 'authenticated') return <Navigate to={href('landing')} replace />;
-  return <Navigate to={href('browse')} replace state={MISSING} />;
+  const member = useAtomValue(authAtom).status === 'authenticated';
+  return <Navigate to={member ? href('browse') : href('landing')} replace state={member ? MISSING : null} />;
 }
