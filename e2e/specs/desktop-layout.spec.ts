@@ -110,3 +110,58 @@ test.describe('at 390×844', () => {
     expect(walk.hidden).toEqual([]);
   });
 });
+
+// Every width a member meets: a phone, a tablet upright (the desktop breakpoint itself), a small
+// laptop and a desktop.
+const widths = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+];
+
+for (const size of widths) {
+  test.describe(`at ${size.width}px`, () => {
+    test.use({ viewport: size });
+
+    test('every header link is on one line, and the header holds them all', async ({ page }) => {
+      for (const path of ['/browse', '/title/604']) {
+        await page.goto(path);
+        const header = page.getByRole('banner');
+        await expect(header.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+        const links = await header.getByRole('link').evaluateAll((elements) =>
+          elements
+            .filter((link) => link.checkVisibility())
+            .map((link) => {
+              const lineHeight = parseFloat(getComputedStyle(link).lineHeight) || parseFloat(getComputedStyle(link).fontSize) * 1.4;
+              const text = [...link.querySelectorAll('span')].find((span) => span.textContent) ?? link;
+              return { name: link.textContent?.trim() || link.getAttribute('aria-label'), height: text.getBoundingClientRect().height, lineHeight };
+            }),
+        );
+        expect(links.map((link) => link.name), path).toEqual(expect.arrayContaining(path === '/browse' ? ['Series', 'Movies', 'My list'] : []));
+        if (size.width >= 768) expect(links.map((link) => link.name), path).toEqual(expect.arrayContaining(['Home', 'Coming soon', 'Downloads']));
+        for (const link of links) expect(link.height, `${path}: "${link.name}" on one line`).toBeLessThan(link.lineHeight * 1.5);
+        const overflow = await header.evaluate((element) => element.scrollWidth - element.clientWidth);
+        expect(overflow, `${path}: nothing runs past the header`).toBeLessThanOrEqual(0);
+      }
+    });
+
+    test('on the home billboard Tab reaches Play and More info before the trailer’s controls', async ({ page }) => {
+      await page.goto('/browse');
+      await whenAppRuns(page);
+      const billboard = page.getByRole('region', { name: 'Featured title' });
+      await expect(billboard.getByRole('link', { name: 'Play' })).toBeVisible();
+      const order: string[] = [];
+      for (let press = 0; press < 30 && order.length < 4; press++) {
+        await page.keyboard.press('Tab');
+        const name = await page.evaluate(() => {
+          const focused = document.activeElement;
+          if (!focused?.closest('[aria-label="Featured title"]')) return null;
+          return focused.getAttribute('aria-label') ?? focused.textContent?.trim() ?? '';
+        });
+        if (name && !name.startsWith('My list')) order.push(name);
+      }
+      expect(order).toEqual(['Play', 'More info', 'Play trailer', 'Activate sound']);
+    });
+  });
+}

@@ -63,3 +63,59 @@ test('an existing member typing their email on the landing form keeps the deep l
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/title\/604$/);
 });
+
+// A visitor who follows a members' link is told on the landing page that it is kept and that
+// signing in (or up) opens it: at a phone's, a tablet's, a laptop's and a desktop's width, from
+// the server's render and from the app's own guard alike.
+const KEPT = 'We’ve kept your link. Sign in or sign up to open it.';
+const sizes = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+];
+
+test('a signed-out deep link is said to be kept, on screen and clear of the header, at every width', async ({ page }) => {
+  // A visit to / itself keeps nothing and says nothing.
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Get Started' })).toBeVisible();
+  await expect(page.getByText(KEPT)).toHaveCount(0);
+
+  const takeOverFailures: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') takeOverFailures.push(message.text());
+  });
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    for (const path of ['/title/30', '/tv/1103?play=1']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/$/);
+      const kept = page.getByText(KEPT);
+      await expect(kept, `${path} at ${size.width}px`).toBeInViewport({ ratio: 1 });
+      const header = (await page.getByRole('banner').boundingBox())!;
+      expect((await kept.boundingBox())!.y, `${path} at ${size.width}px: below the header`).toBeGreaterThanOrEqual(header.y + header.height);
+    }
+  }
+  // The page the server rendered with the notice is the one the browser takes over.
+  expect(takeOverFailures.filter((text) => text.includes('could not take over'))).toEqual([]);
+});
+
+test('the app’s own guard says so too, and signing up opens the kept link', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Get Started' })).toBeEnabled();
+  await expect(page.getByText(KEPT)).toHaveCount(0);
+  // A members' link followed inside the running app (no page load): the browser's guard answers.
+  await page.evaluate(() => {
+    window.history.pushState(null, '', '/tv/5506?play=1');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page.getByText(KEPT)).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  const member = newMemberDetails();
+  await page.getByLabel('Email address', { exact: true }).fill(member.email);
+  await page.getByLabel('Password', { exact: true }).fill(member.password);
+  await page.getByRole('button', { name: 'Get Started' }).click();
+  await expect(page).toHaveURL(/\/tv\/5506/);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: /^(?!Loading)/ })).toBeVisible();
+});

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import type { AuthState } from '@netnet/shared';
+import { type AuthState, useLocation } from '@netnet/shared';
 import { renderPage, signedIn } from '@netnet/shared/testing';
 import { AppRoutes } from './App';
 import { forgetReturnTo, startLeaving } from './auth/returnTo';
@@ -15,14 +15,29 @@ const member = signedIn('u1');
 
 afterEach(forgetReturnTo);
 
+/** A page that shows its heading and the state its navigation carried (the guard's `from`). */
+function PageWithState({ id }: { id: string }) {
+  const { state } = useLocation();
+  return (
+    <>
+      <h1>{id}</h1>
+      <output aria-label="Navigation state">{JSON.stringify(state)}</output>
+    </>
+  );
+}
+
 beforeEach(() => {
-  mockedLoadRemote.mockImplementation(async (id: string) => ({ default: () => <h1>{id}</h1> }));
+  mockedLoadRemote.mockImplementation(async (id: string) => ({ default: () => <PageWithState id={id} /> }));
   jest.spyOn(console, 'warn').mockImplementation(() => {});
+  jest.spyOn(window, 'scrollTo').mockImplementation(() => {});
 });
 
-it('shows a centred spinner while the auth state loads', () => {
+const navigationState = () => screen.getByRole('status', { name: 'Navigation state' }).textContent;
+
+it('shows a centred spinner and a level-one heading while the auth state loads', () => {
   renderAt('/browse', { status: 'loading' });
   expect(screen.getByRole('status', { name: 'Loading Netnet' })).toBeInTheDocument();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Loading Netnet');
 });
 
 it.each([
@@ -82,13 +97,23 @@ it('marks the active section in both its places', async () => {
 });
 
 describe('the page to return to', () => {
-  it('takes a visitor sent away from a deep link on to it once signed in, once', async () => {
+  it('takes a visitor sent away from a deep link on to it once signed in, once, at the top of the page', async () => {
     const { where, setAuth } = renderAt('/tv/5506?play=1', { status: 'anonymous' });
     expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
     expect(where().path).toBe('/');
+    // The landing page is told which link is kept, so it can say so.
+    expect(navigationState()).toBe(JSON.stringify({ from: '/tv/5506?play=1' }));
     setAuth(member);
     expect(await screen.findByRole('heading', { name: 'remote_title/SeriesDetail' })).toBeInTheDocument();
     expect(where()).toEqual({ path: '/tv/5506?play=1', navigationType: 'REPLACE' });
+    expect(sessionStorage.getItem('netnet:return-to')).toBeNull();
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0 });
+  });
+
+  it('tells the landing page of no kept link when a visitor asks for / or an unknown path', async () => {
+    renderAt('/anything/else', { status: 'anonymous' });
+    expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
+    expect(navigationState()).toBe('null');
     expect(sessionStorage.getItem('netnet:return-to')).toBeNull();
   });
 
@@ -107,8 +132,21 @@ describe('the page to return to', () => {
     startLeaving();
     setAuth({ status: 'anonymous' });
     expect(await screen.findByRole('heading', { name: 'remote_auth/Landing' })).toBeInTheDocument();
+    // Nor does the landing page say a link is kept.
+    expect(navigationState()).toBe('null');
     setAuth(signedIn('u2'));
     expect(await screen.findByRole('heading', { name: 'remote_browse/Browse' })).toBeInTheDocument();
     expect(where().path).toBe('/browse');
+  });
+});
+
+describe('a path that is no page', () => {
+  it('takes a member to /browse and says the page could not be found', async () => {
+    const { where } = renderAt('/nosuchpage', member);
+    expect(await screen.findByRole('heading', { name: 'remote_browse/Browse' })).toBeInTheDocument();
+    expect(await screen.findByText('We couldn’t find that page. Here’s what’s on instead.')).toBeInTheDocument();
+    expect(where()).toEqual({ path: '/browse', navigationType: 'REPLACE' });
+    // Said once: the history entry no longer carries it, so a reload would not say it again.
+    expect(navigationState()).toBe('null');
   });
 });

@@ -1,8 +1,9 @@
 import { useAtomValue } from 'jotai';
-import { authAtom, BrowserRouter, Navigate, redirects, Route, Routes, Spinner } from '@netnet/shared';
+import { authAtom, BrowserRouter, Navigate, redirects, Route, Routes } from '@netnet/shared';
 import { MembersOnly, UnknownPath, VisitorsOnly } from './auth/guards';
 import { RemotePage } from './federation/RemotePage';
 import { MemberFrame } from './layout/memberFrame';
+import { PageLoading } from './layout/PageLoading';
 import { PublicLayout } from './layout/PublicLayout';
 import { memberPages, visitorPages, type PageEntry } from './pages';
 import { RolloutNotices } from './rollout/RolloutNotices';
@@ -10,7 +11,7 @@ import { RolloutNotices } from './rollout/RolloutNotices';
 /** The page table (shared's pages.ts, split by audience in ./pages): each page is a remote's, loaded at run time. */
 export function AppRoutes() {
   const auth = useAtomValue(authAtom);
-  if (auth.status === 'loading') return <Spinner centered label="Loading Netnet" />;
+  if (auth.status === 'loading') return <PageLoading label="Loading Netnet" />;
 
   return (
     <Routes>

@@ -26,9 +26,10 @@ const hydrating = server !== null && container.hasChildNodes();
 /** The server rendered a guard's answer: the address says so before the router reads it. */
 function followServerRedirect({ redirect }: ServerState): void {
   if (!redirect) return;
-  // React Router's own shape of history.state; the page the visitor was going to is theirs to return to.
+  // The page the visitor was going to is theirs to return to.
   if (redirect.from) rememberReturnTo(redirect.from);
-  window.history.replaceState({ usr: null, key: 'default', idx: 0 }, '', redirect.to);
+  // React Router's own shape of history.state, holding the state the server rendered with (auth/guards.tsx, GuardState).
+  window.history.replaceState({ usr: redirect.state ?? null, key: 'default', idx: 0 }, '', redirect.to);
 }
 
 function onRecoverableError(error: unknown): void {

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import type { SignUpResult } from '@netnet/shared';
-import { deferred } from '@netnet/shared/testing';
+import { Navigate, Route, Routes, type SignUpResult } from '@netnet/shared';
+import { deferred, fakeCatalogue, renderPage } from '@netnet/shared/testing';
+import Landing from './Landing';
 import { fakeAuthActions, renderPages } from '../testing/renderPages';
 
 const email = () => screen.getByLabelText('Email address');
@@ -25,6 +26,28 @@ describe('/ sign-up', () => {
     expect(within(form).getByLabelText('Email address')).toHaveAttribute('type', 'email');
     expect(within(form).getByLabelText('Password')).toHaveAttribute('type', 'password');
     expect(within(form).getByRole('button', { name: 'Get Started' })).toBeEnabled();
+  });
+
+  it('tells a visitor the shell’s guard sent here from a members’ link that it is kept and opens once they are in', async () => {
+    fakeAuthActions();
+    fakeCatalogue(() => 'pending');
+    renderPage(
+      <Routes>
+        <Route path="/" element={<Landing />} />
+        <Route path="/tv/:id" element={<Navigate to="/" replace state={{ from: '/tv/1103?play=1' }} />} />
+      </Routes>,
+      { path: '/tv/1103?play=1' },
+    );
+    const kept = await screen.findByText('We’ve kept your link. Sign in or sign up to open it.');
+    // Read before the tagline: the first thing the visitor meets.
+    expect(kept.compareDocumentPosition(screen.getByRole('heading', { level: 1 })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('says nothing of a kept link to a visitor who came to / itself', () => {
+    fakeAuthActions();
+    renderPages('/');
+    expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText(/kept the link/)).not.toBeInTheDocument();
   });
 
   it('asks the shell for the sign-in service once the visitor starts on the form, not before', async () => {

@@ -7,15 +7,17 @@ import styles from './Billboard.module.scss';
 /**
  * The home billboard (docs/product.md#home): the looping trailer, and over it the featured title —
  * the most popular movie — with its name, synopsis, Play, More info and My list. While the title
- * loads, or if it cannot, the trailer plays alone.
+ * loads, or if it cannot, the trailer plays alone. The title comes first in the page, the trailer
+ * (drawn first by the style sheet) after it: Tab and screen readers reach Play and More info
+ * before the trailer's Pause and sound controls, as on Netflix's billboard.
  */
 export function Billboard() {
   const popular = useCatalogue(catalogue.popular('movie'));
   const featured = popular.status === 'fetched' ? popular.data.results[0] : undefined;
   return (
     <section className={styles.billboard} aria-label="Featured title">
-      <HomeTrailer />
       {featured && <FeaturedInfo title={featured} />}
+      <HomeTrailer />
     </section>
   );
 }

@@ -33,15 +33,16 @@ beforeEach(async () => {
 });
 
 describe('redirects', () => {
-  it.each(['/title/abc', '/title/0', '/title/12abc', '/tv/-5'])('sends %s to /, fetching nothing', async (path) => {
-    const { fetchMock } = fakeCatalogue(movieCatalogue);
-    renderTitleRoute(path);
-    expect(await screen.findByText('Landing page')).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
-  });
-
   // The notice is the frame's (the shell shows it across the navigation): read here from shared.
   const NoticeShown = () => <output aria-label="Page notice">{usePageNotice()}</output>;
+
+  it.each(['/title/abc', '/title/0', '/title/12abc', '/tv/-5'])('sends %s to /browse, saying the title could not be found, fetching nothing', async (path) => {
+    const { fetchMock } = fakeCatalogue(movieCatalogue);
+    renderTitleRoute(path, undefined, <NoticeShown />);
+    expect(await screen.findByText('Home page')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Page notice' })).toHaveTextContent('We couldn’t find that title. Here’s what’s on instead.');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
 
   it('sends an unknown title to /browse, saying it could not be found', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => {});

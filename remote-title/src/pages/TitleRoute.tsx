@@ -15,13 +15,13 @@ import { TitleSkeleton } from '../title/TitleSkeleton';
 import { TitleView } from '../title/TitleView';
 
 /**
- * /title/:id and /tv/:id. A malformed id leads to / (docs/product.md#guards-and-redirects; the
- * shell's guard then brings a member to /browse); an unknown title, or details that fail, to
- * /browse with a notice — never a blank page.
+ * /title/:id and /tv/:id (docs/product.md#guards-and-redirects). A malformed id (nothing fetched)
+ * or an unknown title leads to /browse saying the title could not be found; details that fail, to
+ * /browse saying so — never a blank page, never a silent change of page.
  */
 export function TitleRoute({ type }: { type: MediaType }) {
   const id = parseTitleId(useParams().id);
-  if (id === null) return <Navigate to={href('landing')} replace />;
+  if (id === null) return <LeaveForHome notice={MISSING_TITLE} />;
   // A new key per title: moving to a similar title starts its page afresh (trailer, toggles, 'more').
   return <TitleDetailsLoader key={`${type}-${id}`} type={type} id={id} />;
 }

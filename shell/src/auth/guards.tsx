@@ -1,18 +1,36 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { authAtom, Navigate, Outlet, href, useLocation, useNavigate } from '@netnet/shared';
-import { forgetReturnTo, rememberReturnTo, returnTo, stopLeaving } from './returnTo';
+import { forgetReturnTo, keepsReturnTo, rememberReturnTo, returnTo, stopLeaving } from './returnTo';
 
-/** Members-only screens: a visitor is sent to the landing page, and where they were going is remembered. */
+/**
+ * What a guard's redirect tells the page it leads to (location state; a server render's too):
+ * `from`, the members' link a visitor was sent away from, kept (the landing page says so);
+ * `missing`, a member's path that is no page (the members' frame says so on /browse).
+ */
+export interface GuardState {
+  from?: string;
+  missing?: true;
+}
+
+const MISSING: GuardState = { missing: true };
+
+/**
+ * Members-only screens: a visitor is sent to the landing page, and where they were going is
+ * remembered; the landing page is told (`state.from`, as a server render tells it) so it can say so.
+ */
 export function MembersOnly() {
   const auth = useAtomValue(authAtom);
   const location = useLocation();
   const away = auth.status !== 'authenticated';
   const wanted = location.pathname + location.search;
+  // Worked out when the visitor is sent away (not while a member signs out), and one object per
+  // path: Navigate navigates again whenever its state changes.
+  const kept = useMemo((): GuardState | null => (away && keepsReturnTo(wanted) ? { from: wanted } : null), [away, wanted]);
   useEffect(() => {
     if (away) rememberReturnTo(wanted);
   }, [away, wanted]);
-  if (away) return <Navigate to={href('landing')} replace />;
+  if (away) return <Navigate to={href('landing')} replace state={kept} />;
   return <Outlet />;
 }
 
@@ -39,8 +57,8 @@ function GoOn() {
   return null;
 }
 
-/** Unknown paths (docs/product.md#guards-and-redirects): members go to /browse, visitors to /. */
+/** Unknown paths (docs/product.md#guards-and-redirects): members go to /browse, told why there; visitors to /. */
 export function UnknownPath() {
-  const auth = useAtomValue(authAtom);
-  return <Navigate to={auth.status === 'authenticated' ? href('browse') : href('landing')} replace />;
+  const member = useAtomValue(authAtom).status === 'authenticated';
+  return <Navigate to={member ? href('browse') : href('landing')} replace state={member ? MISSING : null} />;
 }

@@ -20,9 +20,12 @@ function storage(): Storage | null {
   }
 }
 
+/** Whether a visitor sent away from `path` now has it kept (the landing page then says so). */
+export const keepsReturnTo = (path: string): boolean => !leaving && isSameSitePath(path);
+
 /** The visitor was sent away from `path`: they go on to it once signed in. */
 export function rememberReturnTo(path: string): void {
-  if (leaving || !isSameSitePath(path)) return;
+  if (!keepsReturnTo(path)) return;
   try {
     storage()?.setItem(KEY, path);
   } catch {

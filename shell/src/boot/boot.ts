@@ -1,7 +1,7 @@
 import { getDefaultStore } from 'jotai';
 import { authAtom, loadRuntimeConfig, seedCatalogueCache, setRuntimeConfig } from '@netnet/shared';
 import { loadRemoteMap } from '../federation/lastGoodMap';
-import { preloadOnIntent, warmPath } from '../federation/preload';
+import { warmPath } from '../federation/preload';
 import { registerRollout } from '../federation/registerRollout';
 import { parseRemoteMap } from '../federation/remoteMap';
 import { pageAt } from '../pages';
@@ -48,13 +48,15 @@ export async function boot(server: ServerState | null = null): Promise<void> {
   // The page being opened starts loading now, while React renders the shell around it.
   const firstRemote = pageAt(window.location.pathname, signedIn()).remote;
   void warmPath(window.location.pathname, signedIn()).then(firstPageLoaded);
-  preloadOnIntent(signedIn);
-  // A member's other remotes (files only), once the first page is in.
+  // Once the first page is in: links' pages loaded as the pointer or focus reaches them, and a
+  // member's other remotes (files only). A chunk of its own: a visitor's first page carries none of it.
   afterFirstPage(
     () =>
-      signedIn() &&
       void import(/* webpackChunkName: "preload-later" */ '../federation/preloadLater').then(
-        ({ preloadMemberRemotes }) => preloadMemberRemotes(),
+        ({ preloadMemberRemotes, preloadOnIntent }) => {
+          preloadOnIntent(signedIn);
+          if (signedIn()) preloadMemberRemotes();
+        },
         () => {},
       ),
   );

@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '@netnet/shared';
 import type { RemoteName } from '../federation/remotes';
 import type { ChosenRelease } from '../rollout/remoteVersions';
+import type { GuardState } from '../auth/guards';
 
 // What the shell's server hands the browser with a page it rendered
 // (docs/architecture.md#server-rendering): the browser boots from it instead of asking for
@@ -26,8 +27,12 @@ export interface ServerState {
   ticket?: string;
   /** The member the page was rendered for (the hint cookie), or null for a visitor. */
   member: string | null;
-  /** Set when the server rendered another page than the address asked for (a guard's answer). */
-  redirect?: { to: string; from?: string };
+  /**
+   * Set when the server rendered another page than the address asked for (a guard's answer):
+   * `from`, a visitor's members' path, kept for after signing in; `state`, the location state it
+   * rendered with (auth/guards.tsx, GuardState).
+   */
+  redirect?: { to: string; from?: string; state?: GuardState };
 }
 
 // JSON inside a <script> ends at the first "</script" and is HTML-parsed around "<!--"; U+2028 and

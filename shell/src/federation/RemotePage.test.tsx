@@ -11,13 +11,15 @@ beforeEach(() => {
   jest.spyOn(console, 'error').mockImplementation(() => {});
 });
 
-it('shows a loading state, then the remote page', async () => {
+it('shows a loading state with the page’s one level-one heading, then the remote page', async () => {
   let resolve!: (module: unknown) => void;
   mockedLoadRemote.mockReturnValueOnce(new Promise((r) => (resolve = r)));
   render(<RemotePage remote="remote-title" module="LoadsSlowly" />);
   expect(screen.getByRole('status', { name: 'Loading this part of Netnet' })).toBeInTheDocument();
+  expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Loading this part of Netnet');
   resolve({ default: () => <h1>Title page</h1> });
   expect(await screen.findByRole('heading', { name: 'Title page' })).toBeInTheDocument();
+  expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
   expect(mockedLoadRemote).toHaveBeenCalledWith('remote_title/LoadsSlowly');
 });
 

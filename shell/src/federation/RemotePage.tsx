@@ -1,5 +1,6 @@
 import { Suspense, lazy, useContext, useState, type ComponentType, type LazyExoticComponent } from 'react';
-import { ErrorBoundary, LoadError, Spinner } from '@netnet/shared';
+import { ErrorBoundary, LoadError } from '@netnet/shared';
+import { PageLoading } from '../layout/PageLoading';
 import { reportAreaError } from './areaErrors';
 import { FallBackOnFileError } from './FallBackOnFileError';
 import { federationName } from './remotes';
@@ -74,7 +75,7 @@ export function RemotePage({ remote, module }: RemotePageProps) {
     // A new key on Retry mounts a new boundary around the new lazy page.
     <ErrorBoundary key={`${key}#${attempt}`} fallback={fallback} onError={onError}>
       <FallBackOnFileError remote={remote} onFallBack={onFallBack}>
-        <Suspense fallback={<Spinner label="Loading this part of Netnet" />}>
+        <Suspense fallback={<PageLoading label="Loading this part of Netnet" />}>
           <Page />
         </Suspense>
       </FallBackOnFileError>

@@ -5,8 +5,8 @@ import { federationName, type RemoteName } from './remotes';
 
 // Fetching a remote only when its page is asked for costs a chain of round trips (manifest,
 // container, page chunk). The shell starts that chain earlier: for the page being opened while
-// the shell itself boots, for a link's page when the pointer or focus reaches the link, and, once
-// the first page is in (./preloadLater.ts), for the member pages' remotes (files only).
+// the shell itself boots, and, once the first page is in (./preloadLater.ts), for a link's page
+// when the pointer or focus reaches the link and for the member pages' remotes (files only).
 
 const loads = new Map<string, Promise<PageModule>>();
 /** Remotes this page has asked for (loaded, loading or failed): the idle preload leaves them be. */
@@ -58,16 +58,4 @@ export async function warmPath(pathname: string, signedIn: boolean): Promise<voi
   } catch {
     // shown by the page's error boundary when it renders
   }
-}
-
-/** Loads a link's page as soon as the member points at it, focuses it or touches it. */
-export function preloadOnIntent(isSignedIn: () => boolean): () => void {
-  const onIntent = (event: Event) => {
-    const link = (event.target as Element | null)?.closest?.('a[href]');
-    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
-    void warmPath(link.pathname, isSignedIn());
-  };
-  const events = ['pointerover', 'focusin', 'touchstart'] as const;
-  for (const type of events) document.addEventListener(type, onIntent, { passive: true });
-  return () => events.forEach((type) => document.removeEventListener(type, onIntent));
 }

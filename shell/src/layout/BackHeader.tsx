@@ -4,6 +4,7 @@ import { ProfileMenu } from './ProfileMenu';
 import { SectionsNav } from './SectionsNav';
 import { shellIcons } from './icons';
 import styles from './Header.module.scss';
+import member from './MemberHeader.module.scss';
 
 /** The header of every other member screen: Back goes back in history, or home when the page was opened directly. */
 export function BackHeader() {
@@ -13,7 +14,7 @@ export function BackHeader() {
     <header className={styles.header}>
       <button
         type="button"
-        className={styles.back}
+        className={member.back}
         aria-label="Back"
         onClick={() => (canGoBack() ? navigate(-1) : navigate(href('browse')))}
       >

@@ -3,6 +3,7 @@ import { Logo } from './Logo';
 import { ProfileMenu } from './ProfileMenu';
 import { SectionsNav } from './SectionsNav';
 import styles from './Header.module.scss';
+import member from './MemberHeader.module.scss';
 
 /** The header of /browse, /movies and /series: logo, the sections (desktop), top navigation, profile menu. */
 export function HomeHeader() {
@@ -10,7 +11,7 @@ export function HomeHeader() {
     <header className={styles.header}>
       <Logo />
       <SectionsNav />
-      <nav aria-label="Catalogue" className={styles.topNav}>
+      <nav aria-label="Catalogue" className={member.topNav}>
         <NavLink to={href('series')}>Series</NavLink>
         <NavLink to={href('movies')}>Movies</NavLink>
         <NavLink to={href('myList')}>My list</NavLink>

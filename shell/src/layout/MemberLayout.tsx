@@ -1,7 +1,9 @@
-import { href, Outlet, useLocation, useNavigating } from '@netnet/shared';
+import { useEffect, useState } from 'react';
+import { href, Outlet, useLocation, useNavigating, useNavigationType } from '@netnet/shared';
 import { HomeHeader } from './HomeHeader';
 import { BackHeader } from './BackHeader';
 import { BottomNav } from './BottomNav';
+import { MissingPageNotice } from './MissingPageNotice';
 import { PageNotice } from './PageNotice';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import styles from './Layout.module.scss';
@@ -14,6 +16,12 @@ export function MemberLayout() {
   const { pathname } = useLocation();
   // The page shown stays until the next is ready: busy meanwhile, for assistive technology too.
   const navigating = useNavigating();
+  // Arriving from a visitors' page (signed in or up: the guard's replace), the member starts at the
+  // top of their page, not as far down as the form was; a page load keeps the browser's scrolling.
+  const [arrival] = useState(useNavigationType());
+  useEffect(() => {
+    if (arrival !== 'POP') window.scrollTo?.({ top: 0 });
+  }, [arrival]);
   return (
     <>
       <SkipLink />
@@ -23,6 +31,7 @@ export function MemberLayout() {
       </main>
       <BottomNav />
       <PageNotice />
+      <MissingPageNotice />
     </>
   );
 }

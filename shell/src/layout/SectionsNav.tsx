@@ -1,6 +1,6 @@
 import { Icon, NavLink } from '@netnet/shared';
 import { sections } from './sections';
-import styles from './Header.module.scss';
+import styles from './MemberHeader.module.scss';
 
 /**
  * The sections in the header, from the desktop breakpoint up (below it the bottom bar has them):

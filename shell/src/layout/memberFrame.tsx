@@ -1,5 +1,6 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { LoadError, Spinner } from '@netnet/shared';
+import { LoadError } from '@netnet/shared';
+import { PageLoading } from './PageLoading';
 
 // Members' frame (the headers, the profile menu, the bottom navigation) is no part of a visitor's
 // first page, so it is a chunk of its own: the landing page loads none of it (its JS budget,
@@ -22,7 +23,7 @@ export function loadMemberFrame(): Promise<ComponentType> {
   return loading;
 }
 
-/** The members' frame around their pages; Netnet's spinner while its code arrives, Retry if it cannot. */
+/** The members' frame around their pages; the loading page while its code arrives, Retry if it cannot. */
 export function MemberFrame() {
   const [Frame, setFrame] = useState(() => loaded);
   const [failed, setFailed] = useState(false);
@@ -34,5 +35,5 @@ export function MemberFrame() {
 
   if (Frame) return <Frame />;
   if (failed) return <LoadError alert onRetry={() => setFailed(false)} />;
-  return <Spinner centered label="Loading Netnet" />;
+  return <PageLoading label="Loading Netnet" />;
 }

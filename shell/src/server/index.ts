@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { redirects, setRuntimeConfig, type AuthState, type RemoteName, type RuntimeConfig } from '@netnet/shared';
+import type { GuardState } from '../auth/guards';
 import { SERVER_STATE_ID, serializeState, type ServerState } from '../boot/serverState';
 import { parseRemoteMap, type Release, type RemoteMap } from '../federation/remoteMap';
 import { pageKey } from '../federation/preload';
@@ -235,9 +236,12 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
     // goes on to the path after signing in), a member on a visitors' path their home.
     const wanted = url.pathname + url.search;
     const from = !signedIn && routes.isMemberPath(url.pathname) ? wanted : undefined;
+    // A member asking for a path that is no page at all is told so on /browse (the browser's guard says the same).
+    const missing = signedIn && !onPage && !routes.shows(routes.pageAt(url.pathname, false), url.pathname);
+    const guardState: GuardState | null = from ? { from } : missing ? { missing } : null;
     const location = onPage
       ? { pathname: url.pathname, search: url.search }
-      : { pathname: entry.path, search: '', state: from ? { from } : null };
+      : { pathname: entry.path, search: '', state: guardState };
 
     const key = pageKey(entry);
     const rollout = map.remotes[entry.remote];
@@ -302,7 +306,7 @@ export function createPageServer({ template, config, remoteMap, areas, cookiesFo
       catalogue: result.catalogue,
       member,
       ...ticketOf(map, { member, device }, fellBackFrom && { remote: entry.remote, version: fellBackFrom.version }),
-      ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}) } }),
+      ...(onPage ? {} : { redirect: { to: entry.path, ...(from ? { from } : {}), ...(guardState ? { state: guardState } : {}) } }),
     };
     send(req, res, headers, withState(page, result.html, state, area?.files ? areaLinks(area.files, area.hashes ?? undefined) : ''));
   }

@@ -308,3 +308,28 @@ describe('a dev server pin', () => {
     expect(stateOf(page)).toMatchObject({ chosen: {}, map });
   });
 });
+
+describe('a guard’s answer', () => {
+  const member = 'Cookie: netnet-device=d1; netnet-member=m1\r\n';
+  const ask = (path: string, cookie = 'Cookie: netnet-device=d1\r\n') => `GET ${path} HTTP/1.1\r\nHost: netnet.test\r\n${cookie}\r\n`;
+  async function answer(path: string, cookie?: string) {
+    const port = await serve();
+    const [response] = (await raw(port, ask(path, cookie), 1)).responses;
+    return stateOf(response!.body.toString('utf8')) as { redirect?: unknown };
+  }
+
+  it('renders the landing page for a visitor’s members’ link, keeping the link for after signing in', async () => {
+    const state = await answer('/tv/1103?play=1');
+    expect(state.redirect).toEqual({ to: '/', from: '/tv/1103?play=1', state: { from: '/tv/1103?play=1' } });
+    expect(render).toHaveBeenCalledWith(expect.objectContaining({ location: { pathname: '/', search: '', state: { from: '/tv/1103?play=1' } } }));
+  });
+
+  it('tells the browser a member’s path is no page at all, and not a visitors’ page', async () => {
+    expect((await answer('/nosuchpage', member)).redirect).toEqual({ to: '/browse', state: { missing: true } });
+    expect(render).toHaveBeenLastCalledWith(expect.objectContaining({ location: { pathname: '/browse', search: '', state: { missing: true } } }));
+    expect((await answer('/login', member)).redirect).toEqual({ to: '/browse' });
+    expect((await answer('/browse', member)).redirect).toBeUndefined();
+    // A visitor's unknown path goes to / with nothing kept and nothing said.
+    expect((await answer('/nosuchpage')).redirect).toEqual({ to: '/' });
+  });
+});
