@@ -85,6 +85,7 @@ test('a release owner sets a canary in the console, and every instance serves it
     await card.getByRole('button', { name: `Set canary share ${REMOTE}` }).click();
     const dialog = page.getByRole('dialog', { name: `Set the canary: ${REMOTE} in ${clusterEnvironment}` });
     await dialog.getByLabel('Share of members (%)').fill('40');
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('e2e: every instance within a second');
     const since = await mapVersion(clusterEnvironment);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const set = Date.now();

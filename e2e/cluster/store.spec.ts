@@ -82,7 +82,7 @@ test('the database stopped for 10 s under load: pages keep rendering, the instan
       console.log(`caught up ${Date.now() - back} ms after the database was back`);
     });
     expect(failures).toEqual([]);
-    expect(sent).toBe(500);
+    expect(sent).toBeGreaterThanOrEqual(500);
   } finally {
     if (away) await startDatabase();
     await unpublish();

@@ -46,13 +46,17 @@ export async function allReady(): Promise<ClusterState> {
 /** Each instance straight on its own port, as an operator's scraper or a probe reaches it (not through nginx). */
 export const instanceOrigins = (): string[] => clusterState().instances.map((instance) => `http://127.0.0.1:${instance.port}`);
 
-/** GETs of `path` at `rate` a second for `seconds` from 40 clients, each sent on time, while `during()` runs. */
+/**
+ * GETs of `path` at `rate` a second from 40 clients, each sent on time, for `seconds` and for as
+ * long after as `during()` still runs (a slow machine's restart stays under load to its end).
+ */
 export async function underLoad(path: string, rate: number, seconds: number, during: () => Promise<void>) {
   const failures: string[] = [];
   const sent: Promise<void>[] = [];
   const started = Date.now();
+  let done = false;
   const load = (async () => {
-    for (let i = 0; i < rate * seconds; i += 1) {
+    for (let i = 0; i < rate * seconds || !done; i += 1) {
       const wait = started + (i * 1000) / rate - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       sent.push(
@@ -63,7 +67,11 @@ export async function underLoad(path: string, rate: number, seconds: number, dur
       );
     }
   })();
-  await during();
+  try {
+    await during();
+  } finally {
+    done = true;
+  }
   await load;
   await Promise.all(sent);
   return { sent: sent.length, failures };
