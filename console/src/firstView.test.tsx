@@ -3,19 +3,11 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { App } from './App';
 import type { Boot } from './boot';
 import { renderFirstView } from './firstView';
-import type { Overview, RemoteSummary, Session } from './types';
+import { owner as session } from './testing/fixtures';
+import type { Overview, RemoteSummary } from './types';
 
 // The first view as the control-plane API draws it into the page, then taken over by the browser's
 // React from the same boot block: no mismatch (React would draw the page again, and say so).
-
-const session: Session = {
-  person: 'title-owner',
-  actor: 'person:title-owner',
-  scope: { remotes: ['remote-title'], environments: ['production'], actions: ['canary', 'promote', 'rollback', 'status'] },
-  csrf: 'csrf-token',
-  expiresAt: '2026-11-28T12:00:00.000Z',
-  environments: ['production'],
-};
 
 const minutes = Array.from({ length: 60 }, (_, index) => ({ minute: 29_000_000 + index, sessions: index % 7 === 0 ? 0 : 300, failures: index % 5 }));
 const totals = { sessions: 17_000, failures: 110, fellBack: 2, rate: 110 / 17_000, lcpP75: 1_800 };

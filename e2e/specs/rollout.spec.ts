@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page, Route } from '@playwright/test';
 import { expect } from '../support/test';
 import { newMemberDetails, signIn, type TestMember } from '../support/members';
 import { forgetEnvironment, forgetReleases, loseStoredFile } from '../support/controlPlane';
@@ -202,35 +201,28 @@ test('QA pins a version for this browser, sees a banner, and clears it', async (
 });
 
 /**
- * Changes a published file by one byte, as an attacker on the CDN might: a space after its last
- * statement, so the file still runs if nothing checks it. Its precompressed copies change with it
- * (the server prefers them). Returns the undo.
+ * Serves a published file changed by one byte, as an attacker on the CDN might: a space after its
+ * last statement, so the file still runs if nothing checks it. Changed on its way to this browser
+ * (the instances serve releases from the store, and keep hot ones in memory: a file changed on a
+ * disk would never be served). Returns the undo.
  */
-function tamper(file: string): () => void {
-  const original = readFileSync(file);
-  const altered = Buffer.concat([original, Buffer.from(' ')]);
-  const copies: [string, Buffer, (content: Buffer) => Buffer][] = [
-    [`${file}.br`, Buffer.alloc(0), brotliCompressSync],
-    [`${file}.gz`, Buffer.alloc(0), gzipSync],
-  ];
-  writeFileSync(file, altered);
-  for (const copy of copies) {
-    if (!existsSync(copy[0])) continue;
-    copy[1] = readFileSync(copy[0]);
-    writeFileSync(copy[0], copy[2](altered));
-  }
-  return () => {
-    writeFileSync(file, original);
-    for (const [path, content] of copies) if (content.length) writeFileSync(path, content);
+async function tamper(context: BrowserContext, url: string): Promise<() => Promise<void>> {
+  const serveChanged = async (route: Route) => {
+    const response = await route.fetch();
+    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !['content-encoding', 'content-length', 'etag'].includes(name)));
+    await route.fulfill({ status: response.status(), headers, body: Buffer.concat([await response.body(), Buffer.from(' ')]) });
   };
+  await context.route(url, serveChanged);
+  return () => context.unroute(url, serveChanged);
 }
 
-/** A release's container and the chunk of its Search page. */
+/** The addresses of a release's container and of the chunk of its Search page. */
 function releaseFiles(version: string): { entry: string; chunk: string } {
   const release = join(deployDir, REMOTE, version);
   const chunk = readdirSync(release).find((name) => /^__federation_expose_Search\.[0-9a-f]+\.js$/.test(name));
   if (!chunk) throw new Error(`no Search chunk in ${release}`);
-  return { entry: join(release, 'remoteEntry.js'), chunk: join(release, chunk) };
+  const at = `${deployUrl}/${REMOTE}/${version}`;
+  return { entry: `${at}/remoteEntry.js`, chunk: `${at}/${chunk}` };
 }
 
 test('a canary whose container or page chunk changed after publishing never runs: stable loads instead, reported', async ({ page, context, baseURL }) => {
@@ -242,11 +234,11 @@ test('a canary whose container or page chunk changed after publishing never runs
   // The chunk first: its name is its hash, so a browser that once had the published file (a page
   // the server rendered preloads it) rightly keeps that copy; the entry is revalidated on every load.
   for (const which of ['chunk', 'entry'] as const) {
-    const undo = tamper(releaseFiles(CANARY)[which]);
+    const undo = await tamper(context, releaseFiles(CANARY)[which]);
     try {
       await expectCanaryFellBack(page, `canary with its ${which} changed`);
     } finally {
-      undo();
+      await undo();
     }
   }
   // The browser refused the changed files for their digest, not for anything else.
@@ -260,10 +252,10 @@ test('a canary whose container or page chunk changed after publishing never runs
   });
 });
 
-test("a stable release whose page chunk changed shows the area's fallback with Retry, reported as an outage", async ({ page }) => {
+test("a stable release whose page chunk changed shows the area's fallback with Retry, reported as an outage", async ({ page, context }) => {
   await watchRolloutEvents(page);
   await signIn(page, outOfCanary);
-  const undo = tamper(releaseFiles(STABLE).chunk);
+  const undo = await tamper(context, releaseFiles(STABLE).chunk);
   try {
     await page.goto('/search?debug');
     await expect(page.getByText('This part of Netnet is unavailable right now')).toBeVisible();
@@ -273,7 +265,7 @@ test("a stable release whose page chunk changed shows the area's fallback with R
     await expect.poll(async () => (await events(page)).outages).toEqual([expect.objectContaining({ remote: 'remote_search' })]);
     expect((await events(page)).fallbacks).toEqual([]);
   } finally {
-    undo();
+    await undo();
   }
 });
 
