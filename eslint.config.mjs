@@ -194,6 +194,8 @@ export default tseslint.config(
       '**/node_modules/',
       '**/dist/',
       'deploy/',
+      // npm run start:cluster's run-time files: nginx's prefix and each process's working folder of releases.
+      '.cluster/',
       '**/coverage/',
       '**/test-results/',
       '**/playwright-report/',
